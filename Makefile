@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level Makefile: a small, non-recursive take on Kbuild.
+#
+# Each directory's Makefile lists "obj-y += foo.o" / "obj-$(CONFIG_X) += bar.o"
+# and "obj-y += subdir/"; this file walks them from $(core-y) and builds every
+# object into $(O), mirroring the source tree. "make help" lists the targets.
+
+PHONY :=
+
+srctree := $(CURDIR)
+O ?= build
+override O := $(patsubst %/,%,$(O))
+KCONFIG_CONFIG ?= $(O)/.config
+export KCONFIG_CONFIG
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-8s %s\n'
+MAKEFLAGS += --no-print-directory
+endif
+
+PYTHON := /usr/bin/python3
+CC := gcc
+LD := ld
+NM := nm
+OBJCOPY := objcopy
+HOSTCC := gcc
+CPUS ?= 1
+MEM ?= 256M
+QEMU ?= qemu-system-x86_64
+CMDLINE ?=
+
+config-targets := defconfig olddefconfig menuconfig savedefconfig \
+		  fragconfig oldconfig
+no-dot-config := help clean mrproper deps format $(config-targets)
+
+# The default goal.
+PHONY += all
+all: $(O)/vmlinux
+
+ifeq ($(filter-out $(no-dot-config),$(MAKECMDGOALS)),)
+ifneq ($(MAKECMDGOALS),)
+skip-config := 1
+endif
+endif
+
+ifneq ($(skip-config),1)
+-include $(O)/include/config/auto.conf
+endif
+
+# ---------------------------------------------------------------------------
+# Flags
+KBUILD_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+		   -Iinclude -Iarch/x86/include -I$(O)/include \
+		   -include include/linux/kconfig.h -D__KERNEL__
+
+KBUILD_CFLAGS := -std=gnu11 -ffreestanding -O2 -g -pipe \
+		 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+		 -Wno-missing-field-initializers -Wstrict-prototypes \
+		 -Wmissing-prototypes -Wno-address-of-packed-member \
+		 -fno-pie -fno-pic -mcmodel=kernel -mno-red-zone \
+		 -mno-sse -mno-sse2 -mno-mmx -mno-80387 -mno-3dnow \
+		 -mgeneral-regs-only -fno-stack-protector -fno-common \
+		 -fno-strict-aliasing -fno-omit-frame-pointer \
+		 -mno-omit-leaf-frame-pointer -fno-asynchronous-unwind-tables \
+		 -fno-delete-null-pointer-checks -fcf-protection=none \
+		 -fno-jump-tables
+
+KBUILD_AFLAGS := -D__ASSEMBLY__ -g
+
+KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
+		  -z noexecstack --no-warn-rwx-segments --build-id=none
+
+# ---------------------------------------------------------------------------
+# Walk the obj-y lists. descend(dir/) includes dir/Makefile with a fresh
+# obj-y, records its objects and recurses into the subdirectories it names.
+core-y := arch/x86/ kernel/ mm/ lib/
+
+define descend
+obj-y :=
+include $(1)Makefile
+objs-$(1) := $$(addprefix $(1),$$(filter %.o,$$(obj-y)))
+subdirs-$(1) := $$(addprefix $(1),$$(filter %/,$$(obj-y)))
+kernel-objs += $$(objs-$(1))
+$$(foreach d,$$(subdirs-$(1)),$$(eval $$(call descend,$$(d))))
+endef
+
+kernel-objs :=
+ifneq ($(skip-config),1)
+$(foreach d,$(core-y),$(eval $(call descend,$(d))))
+endif
+kernel-objs := $(addprefix $(O)/,$(kernel-objs))
+
+# ---------------------------------------------------------------------------
+# Kconfig
+KCONFIG_DEPS := $(shell find . -name Kconfig -not -path './$(O)/*')
+
+$(KCONFIG_CONFIG):
+	@echo "  no $(KCONFIG_CONFIG): using arch/x86/configs/defconfig"
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig >/dev/null
+
+$(O)/include/config/auto.conf: $(KCONFIG_CONFIG) $(KCONFIG_DEPS)
+	$(quiet) GEN $@
+	$(Q)mkdir -p $(O)/include/generated $(O)/include/config
+	$(Q)$(PYTHON) -m olddefconfig Kconfig >/dev/null
+	$(Q)$(PYTHON) -m genconfig --header-path $(O)/include/generated/autoconf.h \
+		--config-out $(O)/include/config/auto.conf \
+		--sync-deps $(O)/include/config/sym Kconfig
+	$(Q)touch $@
+
+$(O)/include/generated/autoconf.h: $(O)/include/config/auto.conf ;
+
+PHONY += defconfig olddefconfig menuconfig savedefconfig oldconfig fragconfig
+defconfig:
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig
+
+olddefconfig oldconfig menuconfig:
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) -m $@ Kconfig
+
+savedefconfig:
+	$(Q)$(PYTHON) -m savedefconfig --kconfig Kconfig --out $(O)/defconfig
+	@echo "  wrote $(O)/defconfig"
+
+# make fragconfig FRAGMENTS="a.config b.config": defconfig plus fragments.
+fragconfig:
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) scripts/kconfig/merge_config.py Kconfig $(KCONFIG_CONFIG) \
+		arch/x86/configs/defconfig $(FRAGMENTS)
+
+# ---------------------------------------------------------------------------
+# Compilation. -MMD records header dependencies in foo.d beside foo.o.
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
+
+$(O)/%.o: %.c $(O)/include/generated/autoconf.h
+	$(quiet) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(CFLAGS_$(notdir $@)) \
+		$(DEPFLAGS) -c -o $@ $<
+
+$(O)/%.o: %.S $(O)/include/generated/autoconf.h
+	$(quiet) AS $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -fno-pie -mcmodel=kernel \
+		$(DEPFLAGS) -c -o $@ $<
+
+$(O)/%.s: %.c $(O)/include/generated/autoconf.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) -S -o $@ $<
+
+$(O)/arch/x86/kernel/vmlinux.lds: arch/x86/kernel/vmlinux.lds.S \
+				  $(O)/include/generated/autoconf.h
+	$(quiet) LDS $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) -E -P -x c -D__ASSEMBLY__ -D__LINKER__ \
+		-MMD -MP -MF $(@:.lds=.d) -MT $@ -o $@ $<
+
+-include $(kernel-objs:.o=.d) $(O)/arch/x86/kernel/vmlinux.d
+
+# ---------------------------------------------------------------------------
+# Link, with the symbol table in three passes as kallsyms does: an empty table
+# fixes the layout of everything else, the second pass gives the table its
+# final size, the third gives it the final addresses; a check proves the
+# addresses did not move.
+LDS := $(O)/arch/x86/kernel/vmlinux.lds
+link = $(LD) $(KBUILD_LDFLAGS) -T $(LDS) -Map $(1).map -o $(1) $(kernel-objs) $(2)
+kallsyms = $(NM) -n -S $(1) | $(PYTHON) scripts/kallsyms.py > $(2)
+kallsyms-as = $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c -o $(2) $(1)
+
+$(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py
+	$(quiet) LD $@
+	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $(O)/.tmp_kallsyms0.S
+	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms0.S,$(O)/.tmp_kallsyms0.o)
+	$(Q)$(call link,$(O)/.tmp_vmlinux1,$(O)/.tmp_kallsyms0.o)
+	$(quiet) KSYMS $@
+	$(Q)$(call kallsyms,$(O)/.tmp_vmlinux1,$(O)/.tmp_kallsyms1.S)
+	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms1.S,$(O)/.tmp_kallsyms1.o)
+	$(Q)$(call link,$(O)/.tmp_vmlinux2,$(O)/.tmp_kallsyms1.o)
+	$(Q)$(call kallsyms,$(O)/.tmp_vmlinux2,$(O)/.tmp_kallsyms2.S)
+	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms2.S,$(O)/.tmp_kallsyms2.o)
+	$(Q)$(call link,$@,$(O)/.tmp_kallsyms2.o)
+	$(Q)$(call kallsyms,$@,$(O)/.tmp_kallsyms3.S)
+	$(Q)cmp -s $(O)/.tmp_kallsyms2.S $(O)/.tmp_kallsyms3.S || \
+		{ echo "kallsyms: symbol addresses moved between passes" >&2; exit 1; }
+	$(Q)$(NM) -n $@ > $(O)/System.map
+
+# ---------------------------------------------------------------------------
+# Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE).
+$(O)/cmdline: FORCE
+	@mkdir -p $(O)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+
+$(O)/kernel.iso: $(O)/vmlinux $(O)/cmdline scripts/mkiso.sh
+	$(quiet) ISO $@
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(O)/cmdline $@
+
+QEMU_ARGS = -cdrom $(O)/kernel.iso -m $(MEM) -smp $(CPUS) -display none \
+	    -no-reboot -monitor none -serial stdio \
+	    -device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+PHONY += deps iso run test debug bench
+deps:
+	$(Q)scripts/install-deps.sh
+
+iso: $(O)/kernel.iso
+
+# Order-only: check the host tools before anything else is built.
+$(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
+
+run: deps $(O)/kernel.iso
+	$(Q)scripts/qemu-exit.sh $(QEMU) $(QEMU_ARGS)
+
+test: deps
+	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json
+
+debug: deps $(O)/kernel.iso
+	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
+	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
+	@echo "    gdb -x $(O)/gdbinit"
+	$(Q)$(QEMU) $(QEMU_ARGS) -s -S
+
+PHONY += format clean mrproper help
+format:
+	$(Q)git ls-files '*.c' '*.h' | xargs clang-format -i
+
+clean:
+	$(Q)rm -rf $(filter-out $(KCONFIG_CONFIG),$(wildcard $(O)/*))
+
+mrproper:
+	$(Q)rm -rf $(O)
+
+help:
+	@echo 'Running:'
+	@echo '  run            - build the kernel and ISO, boot it under QEMU (CPUS=$(CPUS))'
+	@echo '  test           - build and boot every test configuration, run all KUnit suites'
+	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
+	@echo 'Building:'
+	@echo '  all            - build $(O)/vmlinux (the default)'
+	@echo '  iso            - build $(O)/kernel.iso with CMDLINE="..."'
+	@echo 'Configuration ($(KCONFIG_CONFIG)):'
+	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
+	@echo '  olddefconfig   - update .config, new symbols take their defaults'
+	@echo '  menuconfig     - edit .config in a terminal menu'
+	@echo '  savedefconfig  - write a minimal $(O)/defconfig'
+	@echo '  fragconfig     - defconfig merged with FRAGMENTS="a.config b.config"'
+	@echo 'Other:'
+	@echo '  deps           - install missing host packages (apt-get, as root)'
+	@echo '  format         - clang-format every C file'
+	@echo '  clean          - remove build products, keep .config'
+	@echo '  mrproper       - remove $(O) entirely'
+	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
+	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters"'
+
+PHONY += FORCE
+FORCE:
+
+.PHONY: $(PHONY)
+.DELETE_ON_ERROR:

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_PGTABLE_H
+#define _ASM_X86_PGTABLE_H
+
+#include <linux/types.h>
+#include <asm/page.h>
+
+typedef u64 pteval_t;
+
+#define _PAGE_PRESENT (1ULL << 0)
+#define _PAGE_RW (1ULL << 1)
+#define _PAGE_USER (1ULL << 2)
+#define _PAGE_PWT (1ULL << 3)
+#define _PAGE_PCD (1ULL << 4)
+#define _PAGE_ACCESSED (1ULL << 5)
+#define _PAGE_DIRTY (1ULL << 6)
+#define _PAGE_PSE (1ULL << 7)
+#define _PAGE_GLOBAL (1ULL << 8)
+#define _PAGE_NX (1ULL << 63)
+#define PTE_PFN_MASK 0x000ffffffffff000ULL
+
+/* Protections for the kernel's own mappings: W^X throughout. */
+#define PAGE_KERNEL_EXEC (_PAGE_PRESENT)
+#define PAGE_KERNEL_RO (_PAGE_PRESENT | _PAGE_NX)
+#define PAGE_KERNEL (_PAGE_PRESENT | _PAGE_RW | _PAGE_NX)
+#define PAGE_KERNEL_NOCACHE (PAGE_KERNEL | _PAGE_PCD | _PAGE_PWT)
+
+#define PMD_SIZE (1UL << 21)
+
+/*
+ * Map [va, va + size) to [pa, pa + size) with prot, using 2 MiB pages where
+ * both addresses are aligned unless small is set. Returns 0 or -ENOMEM.
+ */
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size,
+		     pteval_t prot, bool small);
+/* The last-level entry mapping va, or NULL; *large is set for a 2 MiB page. */
+pteval_t *lookup_pte(unsigned long va, bool *large);
+/* Changes the protection of 4 KiB-mapped pages; -EINVAL if one isn't. */
+int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot);
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
+/* MMIO: maps size bytes at pa uncached and returns the address. */
+void *ioremap(phys_addr_t pa, unsigned long size);
+
+void paging_init(void);
+
+#endif /* _ASM_X86_PGTABLE_H */

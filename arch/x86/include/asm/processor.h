@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_PROCESSOR_H
+#define _ASM_X86_PROCESSOR_H
+
+#include <linux/types.h>
+
+#define X86_CR0_WP (1UL << 16)
+#define X86_CR4_PGE (1UL << 7)
+#define MSR_EFER 0xc0000080
+#define EFER_NX (1UL << 11)
+
+static inline void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	asm volatile("cpuid"
+		     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+		     : "a"(leaf), "c"(0));
+}
+
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void wrmsr(u32 msr, u64 v)
+{
+	asm volatile("wrmsr" : : "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
+}
+
+#define DEFINE_CR_ACCESSORS(n)                                        \
+	static inline unsigned long read_cr##n(void)                   \
+	{                                                              \
+		unsigned long v;                                       \
+		asm volatile("mov %%cr" #n ", %0" : "=r"(v));          \
+		return v;                                              \
+	}                                                              \
+	static inline void write_cr##n(unsigned long v)                \
+	{                                                              \
+		asm volatile("mov %0, %%cr" #n : : "r"(v) : "memory"); \
+	}
+DEFINE_CR_ACCESSORS(0)
+DEFINE_CR_ACCESSORS(2)
+DEFINE_CR_ACCESSORS(3)
+DEFINE_CR_ACCESSORS(4)
+#undef DEFINE_CR_ACCESSORS
+
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+
+static inline void cpu_relax(void)
+{
+	asm volatile("pause" ::: "memory");
+}
+
+static inline void halt(void)
+{
+	asm volatile("hlt" ::: "memory");
+}
+
+static inline void local_irq_disable(void)
+{
+	asm volatile("cli" ::: "memory");
+}
+
+static inline void local_irq_enable(void)
+{
+	asm volatile("sti" ::: "memory");
+}
+
+static inline unsigned long native_save_fl(void)
+{
+	unsigned long flags;
+
+	asm volatile("pushf; pop %0" : "=rm"(flags) : : "memory");
+	return flags;
+}
+
+static inline void invlpg(unsigned long va)
+{
+	asm volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+/* Serializes the instruction stream: what a CPU must do after text changed. */
+static inline void sync_core(void)
+{
+	unsigned long tmp;
+
+	asm volatile("mov %%cr2, %0; mov %0, %%cr2" : "=r"(tmp) : : "memory");
+}
+
+#endif /* _ASM_X86_PROCESSOR_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_REBOOT_H
+#define _ASM_X86_REBOOT_H
+
+#include <linux/compiler.h>
+
+/*
+ * QEMU's isa-debug-exit device (port 0xf4) ends the emulator with status
+ * (code << 1) | 1, so every status the kernel chooses is odd and a reset
+ * (status 0) always means a crash.
+ */
+enum qemu_exit_code {
+	QEMU_EXIT_SUCCESS = 0x10,	/* status 33: done, all tests passed */
+	QEMU_EXIT_TESTS_FAILED = 0x11,	/* status 35: done, some tests failed */
+	QEMU_EXIT_PANIC = 0x12,		/* status 37: kernel panic */
+};
+
+void __noreturn machine_power_off(enum qemu_exit_code code);
+void __noreturn machine_halt(void);
+
+#endif /* _ASM_X86_REBOOT_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_SETUP_H
+#define _ASM_X86_SETUP_H
+
+#include <linux/types.h>
+
+#define COMMAND_LINE_SIZE 1024
+#define E820_MAX_ENTRIES 64
+
+enum e820_type {
+	E820_TYPE_RAM = 1,
+	E820_TYPE_RESERVED = 2,
+	E820_TYPE_ACPI = 3,
+	E820_TYPE_NVS = 4,
+	E820_TYPE_UNUSABLE = 5,
+};
+
+struct e820_entry {
+	u64 addr;
+	u64 size;
+	u32 type;
+};
+
+/* What the boot loader told us, copied out of its memory before it is reused. */
+struct boot_params {
+	char cmdline[COMMAND_LINE_SIZE];
+	char loader_name[64];
+	struct e820_entry e820[E820_MAX_ENTRIES];
+	unsigned int nr_e820;
+	bool has_rsdp;		/* rsdp holds the ACPI RSDP */
+	u8 rsdp[36];
+	phys_addr_t info_start, info_end;
+};
+
+extern struct boot_params boot_params;
+
+void multiboot2_parse(u32 magic, phys_addr_t info);
+void setup_arch(void);
+
+#endif /* _ASM_X86_SETUP_H */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exception and interrupt entry. Each vector's stub makes the stack look the
+ * same (a dummy error code where the CPU pushes none, then the vector), and
+ * common_entry saves the general registers into a struct pt_regs, calls
+ * do_exception(regs) and returns with iretq to whatever regs->ip and regs->sp
+ * say by then (handlers may change them: fixups, int3 emulation).
+ */
+#define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+
+	.text
+	.balign 16
+	.globl idt_stubs
+idt_stubs:
+	vector = 0
+	.rept 256
+	.balign 16
+	.if HAS_ERROR_CODE(vector)
+	.else
+	pushq	$0
+	.endif
+	pushq	$vector
+	jmp	common_entry
+	vector = vector + 1
+	.endr
+
+common_entry:
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	cld
+	mov	%rsp, %rdi
+	/* A frame record so that backtraces walk from the handler into the
+	 * interrupted code: the interrupted ip above the saved rbp. */
+	pushq	17*8(%rsp)			/* regs->ip */
+	pushq	%rbp
+	mov	%rsp, %rbp
+	call	do_exception
+	add	$16, %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	add	$16, %rsp			/* vector, error code */
+	iretq
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The multiboot2 boot information: a u32 total size, a u32 reserved, then
+ * 8-byte aligned tags {u32 type, u32 size, payload} up to an end tag (type
+ * 0). We keep copies of the command line, the memory map and the ACPI RSDP.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/string.h>
+#include <asm/page.h>
+#include <asm/setup.h>
+
+#define MB2_BOOTLOADER_MAGIC 0x36d76289
+#define MB2_TAG_END 0
+#define MB2_TAG_CMDLINE 1
+#define MB2_TAG_LOADER_NAME 2
+#define MB2_TAG_MMAP 6
+#define MB2_TAG_ACPI_OLD 14
+#define MB2_TAG_ACPI_NEW 15
+
+struct mb2_tag {
+	u32 type;
+	u32 size;
+};
+
+struct mb2_mmap {
+	u32 type;
+	u32 size;
+	u32 entry_size;
+	u32 entry_version;
+	/* struct mb2_mmap_entry entries[] */
+};
+
+struct mb2_mmap_entry {
+	u64 addr;
+	u64 len;
+	u32 type;
+	u32 reserved;
+};
+
+struct boot_params boot_params;
+
+static void __init parse_mmap(const struct mb2_mmap *m)
+{
+	const u8 *p = (const u8 *)(m + 1);
+	const u8 *end = (const u8 *)m + m->size;
+
+	for (; p + m->entry_size <= end; p += m->entry_size) {
+		const struct mb2_mmap_entry *e = (const void *)p;
+		struct e820_entry *d;
+
+		if (boot_params.nr_e820 == E820_MAX_ENTRIES) {
+			pr_warn("multiboot2: memory map truncated at %d entries\n",
+				E820_MAX_ENTRIES);
+			return;
+		}
+		d = &boot_params.e820[boot_params.nr_e820++];
+		d->addr = e->addr;
+		d->size = e->len;
+		d->type = e->type;
+	}
+}
+
+static void __init parse_tag(const struct mb2_tag *tag)
+{
+	const char *payload = (const char *)(tag + 1);
+	size_t len = tag->size - sizeof(*tag);
+
+	switch (tag->type) {
+	case MB2_TAG_CMDLINE:
+		strscpy(boot_params.cmdline, payload, sizeof(boot_params.cmdline));
+		break;
+	case MB2_TAG_LOADER_NAME:
+		strscpy(boot_params.loader_name, payload,
+			sizeof(boot_params.loader_name));
+		break;
+	case MB2_TAG_MMAP:
+		parse_mmap((const struct mb2_mmap *)tag);
+		break;
+	case MB2_TAG_ACPI_OLD:
+	case MB2_TAG_ACPI_NEW:
+		if (!boot_params.has_rsdp) {
+			memcpy(boot_params.rsdp, payload,
+			       min(len, sizeof(boot_params.rsdp)));
+			boot_params.has_rsdp = true;
+		}
+		break;
+	}
+}
+
+void __init multiboot2_parse(u32 magic, phys_addr_t info)
+{
+	const u8 *base = __va(info);
+	u32 total = *(const u32 *)base;
+	const u8 *p = base + 8;
+
+	if (magic != MB2_BOOTLOADER_MAGIC)
+		panic("not booted by a multiboot2 loader (magic %#x)", magic);
+	boot_params.info_start = info;
+	boot_params.info_end = info + total;
+	while (p + sizeof(struct mb2_tag) <= base + total) {
+		const struct mb2_tag *tag = (const void *)p;
+
+		if (tag->type == MB2_TAG_END || tag->size < sizeof(*tag))
+			break;
+		parse_tag(tag);
+		p += ALIGN(tag->size, 8);
+	}
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From head_64.S to start_kernel(), and the architecture's part of boot:
+ * traps, the memory map, the frame allocator and the kernel page tables.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <asm/pgtable.h>
+#include <asm/processor.h>
+#include <asm/serial.h>
+#include <asm/setup.h>
+#include <asm/traps.h>
+
+void start_kernel(void);
+__visible void x86_64_start_kernel(u32 magic, u32 info);
+
+static const char *const e820_names[] = {
+	[E820_TYPE_RAM] = "usable", [E820_TYPE_RESERVED] = "reserved",
+	[E820_TYPE_ACPI] = "ACPI data", [E820_TYPE_NVS] = "ACPI NVS",
+	[E820_TYPE_UNUSABLE] = "unusable",
+};
+
+static void __init memory_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < boot_params.nr_e820; i++) {
+		struct e820_entry *e = &boot_params.e820[i];
+		const char *name = e->type < ARRAY_SIZE(e820_names) &&
+				   e820_names[e->type] ? e820_names[e->type] :
+							 "unknown";
+
+		pr_info("BIOS-e820: [mem %#018llx-%#018llx] %s\n", e->addr,
+			e->addr + e->size - 1, name);
+		if (e->type == E820_TYPE_RAM)
+			frame_add_ram(e->addr, e->size);
+	}
+	/* Real-mode data and BIOS areas; then the image itself. */
+	frame_reserve(0, 1UL << 20);
+	frame_reserve(__pa_symbol(_text), _end - _text);
+	pr_info("Memory: %luK/%luK available (%luK kernel image)\n",
+		nr_free_frames() << 2, nr_total_frames() << 2,
+		(unsigned long)(_end - _text) >> 10);
+}
+
+static void __init check_cpu(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(0x80000001, &a, &b, &c, &d);
+	if (!(d & (1U << 20)))
+		panic("this CPU has no NX bit: W^X page tables are impossible");
+}
+
+void __init setup_arch(void)
+{
+	check_cpu();
+	trap_init();
+	memory_init();
+	paging_init();
+}
+
+__visible void __init x86_64_start_kernel(u32 magic, u32 info)
+{
+	serial_init();
+	multiboot2_parse(magic, info);
+	start_kernel();
+}

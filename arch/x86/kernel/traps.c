@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The GDT, the TSS with its IST stacks, the IDT and exception dispatch.
+ *
+ * Double faults and NMIs run on their own IST stacks so that they work even
+ * when the kernel stack is gone. Every other vector uses the current stack.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/string.h>
+#include <asm/extable.h>
+#include <asm/page.h>
+#include <asm/processor.h>
+#include <asm/stacktrace.h>
+#include <asm/traps.h>
+
+#define GDT_KERNEL_CS 0x08
+#define GDT_KERNEL_DS 0x10
+#define GDT_TSS 0x18
+#define GDT_ENTRIES 5 /* null, code, data, TSS (two slots) */
+
+#define IST_DF 1
+#define IST_NMI 2
+#define IST_STACK_SIZE (2 * PAGE_SIZE)
+
+struct tss {
+	u32 reserved0;
+	u64 rsp[3];
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;
+} __packed;
+
+struct idt_gate {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;
+	u16 offset_mid;
+	u32 offset_high;
+	u32 reserved;
+} __packed;
+
+struct desc_ptr {
+	u16 size;
+	u64 address;
+} __packed;
+
+static u64 gdt[GDT_ENTRIES] __aligned(16);
+static struct tss tss __aligned(16);
+static struct idt_gate idt[256] __aligned(16);
+static u8 ist_stacks[2][IST_STACK_SIZE] __aligned(PAGE_SIZE);
+static struct int3_hook *int3_hooks;
+static irq_handler_t irq_handlers[256];
+
+extern const char idt_stubs[];
+
+static const char *const exception_names[X86_TRAP_NR_EXCEPTIONS] = {
+	"divide error", "debug", "NMI", "int3", "overflow", "bounds",
+	"invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack segment", "general protection fault", "page fault", "reserved",
+	"x87 floating point", "alignment check", "machine check",
+	"SIMD floating point", "virtualization", "control protection",
+};
+
+static void __init gdt_init(void)
+{
+	u64 base = (u64)&tss;
+	u64 limit = sizeof(tss) - 1;
+	struct desc_ptr gdtr = { sizeof(gdt) - 1, (u64)gdt };
+
+	gdt[1] = 0x00af9a000000ffffULL; /* 64-bit code, DPL 0 */
+	gdt[2] = 0x00cf92000000ffffULL; /* data, DPL 0 */
+	/* A 16-byte available 64-bit TSS descriptor (type 9, present). */
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[4] = base >> 32;
+	tss.ist[IST_DF - 1] = (u64)ist_stacks[0] + IST_STACK_SIZE;
+	tss.ist[IST_NMI - 1] = (u64)ist_stacks[1] + IST_STACK_SIZE;
+	tss.iomap_base = sizeof(tss);
+
+	asm volatile("lgdt %0" : : "m"(gdtr));
+	/* Reload CS through a far return, then the data segments and TR. */
+	asm volatile("pushq %[cs]\n\t"
+		     "leaq 1f(%%rip), %%rax\n\t"
+		     "pushq %%rax\n\t"
+		     "lretq\n"
+		     "1:\n\t"
+		     "mov %[ds], %%ds\n\t"
+		     "mov %[ds], %%es\n\t"
+		     "mov %[ds], %%ss\n\t"
+		     "ltr %w[tr]"
+		     :
+		     : [cs] "i"(GDT_KERNEL_CS), [ds] "r"(GDT_KERNEL_DS),
+		       [tr] "r"(GDT_TSS)
+		     : "rax", "memory");
+}
+
+static void set_gate(unsigned int vector, unsigned int ist)
+{
+	u64 addr = (u64)idt_stubs + 16 * vector;
+	struct idt_gate *g = &idt[vector];
+
+	g->offset_low = addr & 0xffff;
+	g->selector = GDT_KERNEL_CS;
+	g->ist = ist;
+	g->type_attr = 0x8e; /* present, DPL 0, 64-bit interrupt gate */
+	g->offset_mid = (addr >> 16) & 0xffff;
+	g->offset_high = addr >> 32;
+}
+
+void cpu_load_idt(void)
+{
+	struct desc_ptr idtr = { sizeof(idt) - 1, (u64)idt };
+
+	asm volatile("lidt %0" : : "m"(idtr));
+}
+
+void __init trap_init(void)
+{
+	unsigned int v;
+
+	gdt_init();
+	for (v = 0; v < 256; v++)
+		set_gate(v, 0);
+	set_gate(X86_TRAP_DF, IST_DF);
+	set_gate(X86_TRAP_NMI, IST_NMI);
+	cpu_load_idt();
+}
+
+void register_int3_hook(struct int3_hook *hook)
+{
+	hook->next = int3_hooks;
+	int3_hooks = hook;
+}
+
+void unregister_int3_hook(struct int3_hook *hook)
+{
+	struct int3_hook **p;
+
+	for (p = &int3_hooks; *p; p = &(*p)->next) {
+		if (*p == hook) {
+			*p = hook->next;
+			return;
+		}
+	}
+}
+
+void set_irq_handler(unsigned int vector, irq_handler_t handler)
+{
+	BUG_ON(vector < X86_TRAP_NR_EXCEPTIONS || vector > 255);
+	irq_handlers[vector] = handler;
+}
+
+void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
+{
+	local_irq_disable();
+	pr_emerg("Oops: %s, error code 0x%lx (vector %lu)\n", str, err,
+		 regs->vector);
+	show_regs(regs);
+	show_stack_from(regs->rbp, KERN_EMERG);
+	panic("Fatal exception: %s", str);
+}
+
+static void do_page_fault(struct pt_regs *regs, unsigned long err)
+{
+	unsigned long cr2 = read_cr2();
+
+	if (fixup_exception(regs, X86_TRAP_PF, err))
+		return;
+	pr_emerg("BUG: unable to handle page fault for address: %016lx\n", cr2);
+	pr_emerg("#PF: %s %s access in kernel mode (%s)\n",
+		 err & X86_PF_INSTR ? "instruction fetch" :
+		 err & X86_PF_WRITE ? "write" : "read",
+		 err & X86_PF_INSTR ? "" : "data",
+		 err & X86_PF_PROT ? "permissions violation" : "not-present page");
+	die("page fault", regs, err);
+}
+
+static void do_int3(struct pt_regs *regs)
+{
+	struct int3_hook *h;
+
+	for (h = int3_hooks; h; h = h->next)
+		if (h->handler(regs))
+			return;
+	die("int3", regs, 0);
+}
+
+/* Called from common_entry in entry_64.S for every vector. */
+__visible void do_exception(struct pt_regs *regs);
+__visible void do_exception(struct pt_regs *regs)
+{
+	unsigned long v = regs->vector;
+
+	if (v >= X86_TRAP_NR_EXCEPTIONS) {
+		if (irq_handlers[v])
+			irq_handlers[v](regs);
+		else
+			pr_warn("spurious interrupt on vector %lu\n", v);
+		return;
+	}
+	switch (v) {
+	case X86_TRAP_BP:
+		do_int3(regs);
+		return;
+	case X86_TRAP_PF:
+		do_page_fault(regs, regs->error_code);
+		return;
+	case X86_TRAP_GP:
+	case X86_TRAP_UD:
+		if (fixup_exception(regs, v, regs->error_code))
+			return;
+		break;
+	}
+	die(exception_names[v] ? exception_names[v] : "reserved exception",
+	    regs, regs->error_code);
+}

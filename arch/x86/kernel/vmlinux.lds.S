@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel image: loaded by GRUB at physical 1 MiB, run at
+ * __KERNEL_VIRT_BASE + 1 MiB. Every region the page tables treat differently
+ * (text, rodata, data, ro_after_init, init text, init data, bss) starts and
+ * ends on a page boundary so that its permissions can be exact.
+ */
+#include <asm/page.h>
+
+OUTPUT_FORMAT("elf64-x86-64")
+OUTPUT_ARCH(i386:x86-64)
+ENTRY(startup_32)
+
+PHDRS {
+	text PT_LOAD FLAGS(5);
+	rodata PT_LOAD FLAGS(4);
+	data PT_LOAD FLAGS(6);
+	init PT_LOAD FLAGS(7);
+	bss PT_LOAD FLAGS(6);
+}
+
+#define LMA(sec) AT(ADDR(sec) - __KERNEL_VIRT_BASE)
+
+SECTIONS
+{
+	. = __KERNEL_VIRT_BASE + __KERNEL_PHYS_LOAD;
+	_text = .;
+
+	.text : LMA(.text) {
+		KEEP(*(.multiboot))
+		*(.head.text)
+		_stext = .;
+		*(.text.hot .text.hot.*)
+		*(.text .text.*)
+		*(.fixup)
+		_etext_code = .;
+	} :text
+	. = ALIGN(PAGE_SIZE);
+	_etext = .;
+
+	.rodata : LMA(.rodata) {
+		__start_rodata = .;
+		*(.rodata .rodata.*)
+		. = ALIGN(8);
+		__start___ex_table = .;
+		KEEP(*(__ex_table))
+		__stop___ex_table = .;
+		. = ALIGN(8);
+		__kunit_suites_start = .;
+		KEEP(*(.kunit_test_suites))
+		__kunit_suites_end = .;
+		. = ALIGN(8);
+	} :rodata
+	. = ALIGN(PAGE_SIZE);
+	__end_rodata = .;
+
+	.data : LMA(.data) {
+		_sdata = .;
+		*(.data .data.*)
+		*(.data.once)
+		_edata_rw = .;
+	} :data
+	. = ALIGN(PAGE_SIZE);
+	.data..ro_after_init : LMA(.data..ro_after_init) {
+		__start_ro_after_init = .;
+		*(.data..ro_after_init)
+	} :data
+	. = ALIGN(PAGE_SIZE);
+	__end_ro_after_init = .;
+	_edata = .;
+
+	.init.text : LMA(.init.text) {
+		__init_begin = .;
+		__init_text_begin = .;
+		*(.init.text .init.text.*)
+	} :init
+	. = ALIGN(PAGE_SIZE);
+	__init_text_end = .;
+	.init.data : LMA(.init.data) {
+		__init_data_begin = .;
+		*(.init.data .init.data.*)
+		*(.init.rodata .init.rodata.*)
+		. = ALIGN(8);
+		__start___param = .;
+		KEEP(*(__param))
+		__stop___param = .;
+		. = ALIGN(8);
+		__initcall_start = .;
+		KEEP(*(.initcall.init))
+		__initcall_end = .;
+	} :init
+	. = ALIGN(PAGE_SIZE);
+	__init_data_end = .;
+	__init_end = .;
+
+	.bss : LMA(.bss) {
+		__bss_start = .;
+		*(.bss..page_aligned)
+		*(.bss .bss.*)
+		*(COMMON)
+	} :bss
+	. = ALIGN(PAGE_SIZE);
+	__bss_stop = .;
+	_end = .;
+
+	/DISCARD/ : {
+		*(.note .note.*)
+		*(.comment)
+		*(.eh_frame .eh_frame_hdr)
+		*(.exit.text)
+	}
+}

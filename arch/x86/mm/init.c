@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's page tables, built once the frame allocator works:
+ *
+ *   __KERNEL_VIRT_BASE + phys  the image, 4 KiB pages, W^X per section:
+ *                              text RX, rodata R, data and bss RW+NX,
+ *                              ro_after_init RW until mark_rodata_ro();
+ *                              init text RX and init data RW until
+ *                              free_initmem() unmaps and frees them;
+ *   __PAGE_OFFSET + phys       the direct map of RAM, RW+NX; the alias of
+ *                              the image's text and rodata is read-only, so
+ *                              kernel text has no writable mapping at all;
+ *   FIXADDR_START              fixmap slots (<asm/fixmap.h>);
+ *   IOREMAP_START              uncached MMIO mappings.
+ *
+ * The boot page tables (head_64.S) and the identity map die with the switch.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <asm/fixmap.h>
+#include <asm/pgtable.h>
+#include <asm/processor.h>
+#include <asm/setup.h>
+
+#define IOREMAP_START 0xffffc90000000000UL
+#define IOREMAP_SIZE (1UL << 30)
+#define TABLE_PROT (_PAGE_PRESENT | _PAGE_RW)
+
+static pteval_t *kernel_pgd;
+static unsigned long ioremap_next = IOREMAP_START;
+bool init_mem_available = true;
+
+static unsigned int pt_index(unsigned long va, int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & 511;
+}
+
+/*
+ * The entry for va at level (1 = PTE, 2 = PMD), allocating missing tables
+ * on the way down when alloc is set; NULL if a table is missing or a large
+ * page is in the way.
+ */
+static pteval_t *walk(unsigned long va, int level, bool alloc)
+{
+	pteval_t *table = kernel_pgd;
+	int l;
+
+	for (l = 4; l > level; l--) {
+		pteval_t *e = &table[pt_index(va, l)];
+
+		if (!(*e & _PAGE_PRESENT)) {
+			phys_addr_t pa = alloc ? alloc_zeroed_frame() : 0;
+
+			if (!pa)
+				return NULL;
+			*e = pa | TABLE_PROT;
+		} else if (*e & _PAGE_PSE) {
+			return NULL;
+		}
+		table = __va(*e & PTE_PFN_MASK);
+	}
+	return &table[pt_index(va, level)];
+}
+
+int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size,
+		     pteval_t prot, bool small)
+{
+	unsigned long end = va + size;
+
+	while (va < end) {
+		bool large = !small && IS_ALIGNED(va, PMD_SIZE) &&
+			     IS_ALIGNED(pa, PMD_SIZE) && end - va >= PMD_SIZE;
+		pteval_t *e = walk(va, large ? 2 : 1, true);
+		unsigned long step = large ? PMD_SIZE : PAGE_SIZE;
+
+		if (!e)
+			return -ENOMEM;
+		*e = pa | prot | (large ? _PAGE_PSE : 0);
+		va += step;
+		pa += step;
+	}
+	return 0;
+}
+
+pteval_t *lookup_pte(unsigned long va, bool *large)
+{
+	pteval_t *e = walk(va, 2, false);
+
+	*large = false;
+	if (!e || !(*e & _PAGE_PRESENT))
+		return NULL;
+	if (*e & _PAGE_PSE) {
+		*large = true;
+		return e;
+	}
+	e = walk(va, 1, false);
+	return e && (*e & _PAGE_PRESENT) ? e : NULL;
+}
+
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	for (start = ALIGN_DOWN(start, PAGE_SIZE); start < end; start += PAGE_SIZE)
+		invlpg(start);
+}
+
+int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot)
+{
+	unsigned long i;
+	bool large;
+
+	for (i = 0; i < npages; i++) {
+		pteval_t *e = lookup_pte(va + i * PAGE_SIZE, &large);
+
+		if (!e || large)
+			return -EINVAL;
+		*e = (*e & PTE_PFN_MASK) | prot;
+	}
+	flush_tlb_kernel_range(va, va + npages * PAGE_SIZE);
+	return 0;
+}
+
+void *set_fixmap(enum fixed_addresses idx, phys_addr_t pa)
+{
+	unsigned long va = fix_to_virt(idx);
+	pteval_t *e = walk(va, 1, false);
+
+	BUG_ON(idx >= __end_of_fixed_addresses || !e);
+	*e = (pa & PAGE_MASK) | PAGE_KERNEL;
+	invlpg(va);
+	return (void *)(va + (pa & ~PAGE_MASK));
+}
+
+void clear_fixmap(enum fixed_addresses idx)
+{
+	unsigned long va = fix_to_virt(idx);
+	pteval_t *e = walk(va, 1, false);
+
+	BUG_ON(idx >= __end_of_fixed_addresses || !e);
+	*e = 0;
+	invlpg(va);
+}
+
+void *ioremap(phys_addr_t pa, unsigned long size)
+{
+	unsigned long off = pa & ~PAGE_MASK, va = ioremap_next;
+
+	size = ALIGN(size + off, PAGE_SIZE);
+	if (va + size > IOREMAP_START + IOREMAP_SIZE ||
+	    map_kernel_range(va, pa - off, size, PAGE_KERNEL_NOCACHE, true))
+		return NULL;
+	ioremap_next += size;
+	return (void *)(va + off);
+}
+
+static void __init map_image_section(void *start, void *end, pteval_t prot)
+{
+	unsigned long s = (unsigned long)start, e = (unsigned long)end;
+
+	if (map_kernel_range(s, __pa_symbol(s), e - s, prot, true))
+		panic("paging: out of memory mapping the kernel image");
+}
+
+/* Direct map of one memory-map range; 4 KiB pages near the image. */
+static void __init map_direct(phys_addr_t base, phys_addr_t size)
+{
+	phys_addr_t image_end = ALIGN(__pa_symbol(_end), PMD_SIZE);
+	phys_addr_t end = min(ALIGN(base + size, PAGE_SIZE), max_phys_addr());
+
+	base = ALIGN_DOWN(base, PAGE_SIZE);
+	while (base < end) {
+		phys_addr_t split = base < image_end ? min(image_end, end) : end;
+
+		if (map_kernel_range((unsigned long)__va(base), base, split - base,
+				     PAGE_KERNEL, base < image_end))
+			panic("paging: out of memory for the direct map");
+		base = split;
+	}
+}
+
+void __init paging_init(void)
+{
+	unsigned int i;
+
+	kernel_pgd = __va(alloc_zeroed_frame());
+	BUG_ON(kernel_pgd == __va(0));
+	map_image_section(_text, _etext, PAGE_KERNEL_EXEC);
+	map_image_section(__start_rodata, __end_rodata, PAGE_KERNEL_RO);
+	map_image_section(_sdata, _edata, PAGE_KERNEL);
+	map_image_section(__init_text_begin, __init_text_end, PAGE_KERNEL_EXEC);
+	map_image_section(__init_data_begin, __init_data_end, PAGE_KERNEL);
+	map_image_section(__bss_start, __bss_stop, PAGE_KERNEL);
+
+	map_direct(0, 1UL << 20); /* BIOS areas, later the AP trampoline */
+	for (i = 0; i < boot_params.nr_e820; i++) {
+		struct e820_entry *e = &boot_params.e820[i];
+
+		if (e->type == E820_TYPE_RAM || e->type == E820_TYPE_ACPI ||
+		    e->type == E820_TYPE_NVS)
+			map_direct(e->addr, e->size);
+	}
+	/* No writable alias of text or rodata. */
+	if (set_memory_prot((unsigned long)__va(__pa_symbol(_text)),
+			    (__end_rodata - _text) >> PAGE_SHIFT, PAGE_KERNEL_RO))
+		panic("paging: the image's direct-map alias is not in 4 KiB pages");
+	if (!walk(FIXADDR_START, 1, true))
+		panic("paging: out of memory for the fixmap");
+	write_cr3(__pa(kernel_pgd));
+	pr_info("paging: kernel page tables live, %lu MiB direct-mapped\n",
+		(unsigned long)(max_phys_addr() >> 20));
+}
+
+/* The image's pages in [start, end): unmap them and return the frames. */
+static void __init unmap_and_free(void *start, void *end)
+{
+	unsigned long s = (unsigned long)start, e = (unsigned long)end, va;
+	bool large;
+
+	for (va = s; va < e; va += PAGE_SIZE) {
+		pteval_t *pte = lookup_pte(va, &large);
+
+		if (pte && !large)
+			*pte = 0;
+	}
+	flush_tlb_kernel_range(s, e);
+	free_frames(__pa_symbol(s), (e - s) >> PAGE_SHIFT);
+	frame_grow((e - s) >> PAGE_SHIFT);
+}
+
+/*
+ * Not __init: it runs after the init sections are gone. The caller must not
+ * return into __init code afterwards.
+ */
+noinline void free_initmem(void)
+{
+	unsigned long kb = (__init_end - __init_begin) >> 10;
+
+	unmap_and_free(__init_begin, __init_end);
+	init_mem_available = false;
+	pr_info("Freeing unused kernel image (initmem) memory: %luK\n", kb);
+}
+
+void mark_rodata_ro(void)
+{
+	unsigned long n = (__end_ro_after_init - __start_ro_after_init) >> PAGE_SHIFT;
+	unsigned long alias = (unsigned long)__va(__pa_symbol(__start_ro_after_init));
+
+	if (set_memory_prot((unsigned long)__start_ro_after_init, n, PAGE_KERNEL_RO) ||
+	    set_memory_prot(alias, n, PAGE_KERNEL_RO))
+		panic("mark_rodata_ro: ro_after_init is not in 4 KiB pages");
+	pr_info("Write protecting the kernel read-only data: %luk\n",
+		(unsigned long)(__end_rodata - __start_rodata + n * PAGE_SIZE) >> 10);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SLAB_H
+#define _LINUX_SLAB_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+typedef unsigned int gfp_t;
+#define GFP_KERNEL 0u
+#define GFP_ATOMIC 0u
+#define __GFP_ZERO 1u
+
+/*
+ * Power-of-two size classes from 16 to 2048 bytes carved out of frames;
+ * larger requests take whole contiguous frames. Every block starts with a
+ * 16-byte header that kfree() checks, so a bad or double free WARNs instead
+ * of corrupting the lists.
+ */
+void *kmalloc(size_t size, gfp_t flags) __must_check;
+void *kzalloc(size_t size, gfp_t flags) __must_check;
+void *kcalloc(size_t n, size_t size, gfp_t flags) __must_check;
+void kfree(const void *p);
+size_t ksize(const void *p);
+
+#endif /* _LINUX_SLAB_H */

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The boot story, top to bottom. start_kernel() is __init and never
+ * returns: rest_init() frees the init sections and must not come back.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/moduleparam.h>
+#include <asm/reboot.h>
+#include <asm/setup.h>
+#include <kunit/test.h>
+
+void start_kernel(void);
+
+extern initcall_t __initcall_start[], __initcall_end[];
+
+void __init do_initcalls(void)
+{
+	initcall_t *fn;
+
+	for (fn = __initcall_start; fn < __initcall_end; fn++) {
+		int ret = (*fn)();
+
+		if (ret)
+			pr_warn("initcall %pS returned %d\n", *fn, ret);
+	}
+}
+
+static int run_tests(void)
+{
+	if (!IS_ENABLED(CONFIG_KUNIT))
+		return 0;
+	return kunit_run_all_tests();
+}
+
+static noinline void __noreturn rest_init(void)
+{
+	int failed;
+
+	free_initmem();
+	mark_rodata_ro();
+	failed = run_tests();
+	pr_notice("reboot: Power down\n");
+	machine_power_off(failed ? QEMU_EXIT_TESTS_FAILED : QEMU_EXIT_SUCCESS);
+}
+
+void __init start_kernel(void)
+{
+	static char cmdline[COMMAND_LINE_SIZE] __initdata;
+
+	pr_notice("Booting x86_64 static-keys kernel (%s)\n",
+		  boot_params.loader_name[0] ? boot_params.loader_name :
+					       "unknown loader");
+	scnprintf(cmdline, sizeof(cmdline), "%s %s", CONFIG_CMDLINE_DEFAULT,
+		  boot_params.cmdline);
+	parse_args(cmdline);
+	pr_info("Command line: %s\n", saved_command_line);
+	setup_arch();
+	do_initcalls();
+	rest_init();
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The KUnit-style runner: walks the suites in .kunit_test_suites, runs each
+ * case with an abort point (ASSERT and kunit_skip() longjmp back here) and
+ * reports KTAP version 1:
+ *
+ *   KTAP version 1
+ *   1..<suites>
+ *       KTAP version 1
+ *       # Subtest: <suite>
+ *       1..<cases>
+ *       ok 1 <case>            (or "not ok", or "ok 1 <case> # SKIP why")
+ *   ok 1 <suite>
+ *
+ * kunit.filter_glob=SUITE_GLOB[.CASE_GLOB] on the command line selects.
+ */
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/test.h>
+
+extern struct kunit_suite *const __kunit_suites_start[];
+extern struct kunit_suite *const __kunit_suites_end[];
+
+static char *filter_glob;
+core_param_named("kunit.filter_glob", filter_glob, charp);
+
+struct kunit_resource_node {
+	struct kunit_resource_node *next;
+	/* the allocation follows */
+};
+
+#define SUITE_INDENT "    "
+
+void kunit_log(struct kunit *test, const char *fmt, ...)
+{
+	char buf[512];
+	const char *line, *nl;
+	va_list args;
+
+	if (test->silent)
+		return;
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	/* Every line of a diagnostic is a KTAP "#" line. */
+	for (line = buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			printk(SUITE_INDENT "# %s\n", line);
+			break;
+		}
+		printk(SUITE_INDENT "# %.*s\n", (int)(nl - line), line);
+	}
+}
+
+void __kunit_msg_print(struct kunit *test, const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+
+	if (!fmt)
+		return;
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	kunit_log(test, "    %s", buf);
+}
+
+void kunit_set_failure(struct kunit *test)
+{
+	test->status = KUNIT_FAILURE;
+}
+
+void __noreturn kunit_abort(struct kunit *test)
+{
+	__builtin_longjmp(test->abort_buf, 1);
+}
+
+void kunit_mark_skipped_fmt(struct kunit *test, const char *fmt, ...)
+{
+	va_list args;
+
+	if (test->status == KUNIT_SUCCESS)
+		test->status = KUNIT_SKIPPED;
+	va_start(args, fmt);
+	vscnprintf(test->status_comment, sizeof(test->status_comment), fmt, args);
+	va_end(args);
+}
+
+static void kunit_fail_header(struct kunit *test, const char *file, int line,
+			      bool assert)
+{
+	kunit_set_failure(test);
+	kunit_log(test, "%s: %s FAILED at %s:%d", test->name,
+		  assert ? "ASSERTION" : "EXPECTATION", file, line);
+}
+
+void kunit_fail_int(struct kunit *test, const char *file, int line,
+		    bool assert, const char *op, const char *ltext,
+		    const char *rtext, long long lval, long long rval,
+		    bool is_unsigned)
+{
+	const char *fmt = is_unsigned ? "    %s == %llu (%#llx)" :
+					"    %s == %lld (%#llx)";
+
+	kunit_fail_header(test, file, line, assert);
+	kunit_log(test, "Expected %s %s %s, but", ltext, op, rtext);
+	kunit_log(test, fmt, ltext, lval, lval);
+	kunit_log(test, fmt, rtext, rval, rval);
+}
+
+void kunit_fail_ptr(struct kunit *test, const char *file, int line,
+		    bool assert, const char *op, const char *ltext,
+		    const char *rtext, const void *lval, const void *rval)
+{
+	kunit_fail_header(test, file, line, assert);
+	kunit_log(test, "Expected %s %s %s, but", ltext, op, rtext);
+	kunit_log(test, "    %s == %p", ltext, lval);
+	kunit_log(test, "    %s == %p", rtext, rval);
+}
+
+void kunit_fail_str(struct kunit *test, const char *file, int line,
+		    bool assert, const char *op, const char *ltext,
+		    const char *rtext, const char *lval, const char *rval)
+{
+	kunit_fail_header(test, file, line, assert);
+	kunit_log(test, "Expected %s %s %s, but", ltext, op, rtext);
+	kunit_log(test, "    %s == \"%s\"", ltext, lval);
+	kunit_log(test, "    %s == \"%s\"", rtext, rval);
+}
+
+void kunit_fail_mem(struct kunit *test, const char *file, int line,
+		    bool assert, const char *op, const char *ltext,
+		    const char *rtext, const void *lval, const void *rval,
+		    size_t size)
+{
+	int n = min_t(size_t, size, 32);
+
+	kunit_fail_header(test, file, line, assert);
+	kunit_log(test, "Expected %s %s %s (%zu bytes), but", ltext, op, rtext,
+		  size);
+	if (!lval || !rval) {
+		kunit_log(test, "    %s == %p, %s == %p", ltext, lval, rtext, rval);
+		return;
+	}
+	kunit_log(test, "    %s == %*ph%s", ltext, n, lval, size > 32 ? " ..." : "");
+	kunit_log(test, "    %s == %*ph%s", rtext, n, rval, size > 32 ? " ..." : "");
+}
+
+void kunit_fail_msg(struct kunit *test, const char *file, int line,
+		    bool assert, const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	kunit_fail_header(test, file, line, assert);
+	kunit_log(test, "%s", buf);
+}
+
+void *kunit_kmalloc(struct kunit *test, size_t size, unsigned int gfp)
+{
+	struct kunit_resource_node *n;
+
+	/* Keep the allocation 16-byte aligned behind its list node. */
+	n = kmalloc(size + 16, gfp);
+	if (!n)
+		return NULL;
+	n->next = test->resources;
+	test->resources = n;
+	return (char *)n + 16;
+}
+
+void *kunit_kzalloc(struct kunit *test, size_t size, unsigned int gfp)
+{
+	return kunit_kmalloc(test, size, gfp | __GFP_ZERO);
+}
+
+void kunit_kfree(struct kunit *test, const void *ptr)
+{
+	struct kunit_resource_node **p;
+
+	for (p = &test->resources; *p; p = &(*p)->next) {
+		if ((char *)*p + 16 == ptr) {
+			struct kunit_resource_node *n = *p;
+
+			*p = n->next;
+			kfree(n);
+			return;
+		}
+	}
+	WARN(1, "kunit_kfree: %p was not allocated by kunit_kmalloc\n", ptr);
+}
+
+static void kunit_free_resources(struct kunit *test)
+{
+	while (test->resources) {
+		struct kunit_resource_node *n = test->resources;
+
+		test->resources = n->next;
+		kfree(n);
+	}
+}
+
+/* Runs fn(test); false if it ended through kunit_abort(). */
+bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test))
+{
+	if (__builtin_setjmp(test->abort_buf))
+		return false;
+	fn(test);
+	return true;
+}
+
+bool kunit_filter_match(const char *glob, const char *suite, const char *name)
+{
+	char pat[256];
+	char *dot;
+
+	if (!glob || !*glob)
+		return true;
+	strscpy(pat, glob, sizeof(pat));
+	dot = strchr(pat, '.');
+	if (dot)
+		*dot = '\0';
+	if (!glob_match(pat, suite))
+		return false;
+	return !dot || !name || glob_match(dot + 1, name);
+}
+
+static void kunit_print_result(int indent, bool ok, int nr, const char *name,
+			       bool skipped, const char *why)
+{
+	printk("%s%s %d %s%s%s\n", indent ? SUITE_INDENT : "",
+	       ok ? "ok" : "not ok", nr, name, skipped ? " # SKIP " : "",
+	       skipped ? why : "");
+}
+
+static enum kunit_status kunit_run_case(struct kunit_suite *suite,
+					struct kunit_case *c, int nr)
+{
+	struct kunit test = { .name = c->name, .status = KUNIT_SUCCESS };
+	int ret = suite->init ? suite->init(&test) : 0;
+
+	if (ret) {
+		kunit_log(&test, "%s: initialization failed (%d)", c->name, ret);
+		kunit_set_failure(&test);
+	} else {
+		__kunit_try_run(&test, c->run_case);
+		if (suite->exit)
+			suite->exit(&test);
+	}
+	kunit_free_resources(&test);
+	c->status = test.status;
+	kunit_print_result(1, test.status != KUNIT_FAILURE, nr, c->name,
+			   test.status == KUNIT_SKIPPED, test.status_comment);
+	return test.status;
+}
+
+static int kunit_count_cases(struct kunit_suite *suite)
+{
+	struct kunit_case *c;
+	int n = 0;
+
+	for (c = suite->test_cases; c->run_case; c++)
+		n += kunit_filter_match(filter_glob, suite->name, c->name);
+	return n;
+}
+
+/* Runs one suite as subtest nr; returns its number of failed cases. */
+static int kunit_run_suite(struct kunit_suite *suite, int nr)
+{
+	int pass = 0, fail = 0, skip = 0, i = 0;
+	struct kunit_case *c;
+
+	printk(SUITE_INDENT "KTAP version 1\n");
+	printk(SUITE_INDENT "# Subtest: %s\n", suite->name);
+	printk(SUITE_INDENT "1..%d\n", kunit_count_cases(suite));
+	if (suite->suite_init && suite->suite_init(suite)) {
+		printk(SUITE_INDENT "# %s: suite initialization failed\n",
+		       suite->name);
+		suite->status = KUNIT_FAILURE;
+	}
+	for (c = suite->test_cases; c->run_case; c++) {
+		if (!kunit_filter_match(filter_glob, suite->name, c->name))
+			continue;
+		if (suite->status == KUNIT_FAILURE) {
+			kunit_print_result(1, false, ++i, c->name, false, "");
+			fail++;
+			continue;
+		}
+		switch (kunit_run_case(suite, c, ++i)) {
+		case KUNIT_SUCCESS: pass++; break;
+		case KUNIT_FAILURE: fail++; break;
+		case KUNIT_SKIPPED: skip++; break;
+		}
+	}
+	if (suite->suite_exit && suite->status != KUNIT_FAILURE)
+		suite->suite_exit(suite);
+	printk(SUITE_INDENT "# %s: pass:%d fail:%d skip:%d total:%d\n",
+	       suite->name, pass, fail, skip, i);
+	kunit_print_result(0, !fail, nr, suite->name, !fail && !pass, "");
+	return fail;
+}
+
+int kunit_run_all_tests(void)
+{
+	struct kunit_suite *const *s;
+	int nr = 0, failed = 0;
+
+	for (s = __kunit_suites_start; s < __kunit_suites_end; s++)
+		nr += kunit_filter_match(filter_glob, (*s)->name, NULL) &&
+		      kunit_count_cases(*s);
+	printk("KTAP version 1\n1..%d\n", nr);
+	nr = 0;
+	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
+		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||
+		    !kunit_count_cases(*s))
+			continue;
+		failed += kunit_run_suite(*s, ++nr);
+	}
+	return failed;
+}

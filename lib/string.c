@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The C string and memory functions the kernel uses, plus strscpy() and
+ * glob_match().
+ *
+ * gcc recognises byte loops as memset/memcpy/memmove patterns and turns them
+ * into calls to those very functions, which would recurse here; memset() and
+ * memcpy() therefore use the string instructions, and the loops that remain
+ * are built with that transformation switched off.
+ */
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#define __no_loop_patterns \
+	__attribute__((__optimize__("no-tree-loop-distribute-patterns")))
+
+void *memset(void *s, int c, size_t n)
+{
+	void *d = s;
+
+	asm volatile("rep stosb"
+		     : "+D"(d), "+c"(n)
+		     : "a"(c)
+		     : "memory");
+	return s;
+}
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *d = dst;
+
+	asm volatile("rep movsb"
+		     : "+D"(d), "+S"(src), "+c"(n)
+		     :
+		     : "memory");
+	return dst;
+}
+
+/*
+ * A forward copy is safe whenever dst is below src, even if the areas
+ * overlap, since "rep movsb" moves one byte after the other upwards.
+ */
+__no_loop_patterns void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for (; n; n--, p++, q++) {
+		if (*p != *q)
+			return *p < *q ? -1 : 1;
+	}
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	unsigned char c, d;
+
+	do {
+		c = *a++;
+		d = *b++;
+		if (c != d)
+			return c < d ? -1 : 1;
+	} while (c);
+	return 0;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	unsigned char c, d;
+
+	for (; n; n--) {
+		c = *a++;
+		d = *b++;
+		if (c != d)
+			return c < d ? -1 : 1;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (; *s != (char)c; s++) {
+		if (!*s)
+			return NULL;
+	}
+	return (char *)s;
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	do {
+		if (*s == (char)c)
+			last = s;
+	} while (*s++);
+	return (char *)last;
+}
+
+/*
+ * Copies src into dst of size bytes, NUL-terminated whenever size > 0.
+ * Returns the number of characters copied (without the NUL), or -E2BIG
+ * when src did not fit and was truncated.
+ */
+__no_loop_patterns size_t strscpy(char *dst, const char *src, size_t size)
+{
+	size_t n;
+
+	if (!size)
+		return (size_t)-E2BIG;
+
+	for (n = 0; n < size - 1 && src[n]; n++)
+		dst[n] = src[n];
+	dst[n] = '\0';
+	return src[n] ? (size_t)-E2BIG : n;
+}
+
+char *strstr(const char *haystack, const char *needle)
+{
+	size_t len = strlen(needle);
+
+	for (; *haystack; haystack++) {
+		if (!strncmp(haystack, needle, len))
+			return (char *)haystack;
+	}
+	return len ? NULL : (char *)haystack;
+}
+
+/*
+ * Matches c against the class that starts just after a '['.  Returns the
+ * position after the closing ']' and sets *match, or NULL when the class is
+ * not closed, in which case the '[' is an ordinary character.
+ */
+static const char *glob_class(const char *pat, unsigned char c, bool *match)
+{
+	bool invert = *pat == '!';
+	unsigned char lo, hi;
+
+	*match = false;
+	if (invert)
+		pat++;
+	/* A ']' right after the '[' or "[!" belongs to the class. */
+	do {
+		lo = *pat++;
+		if (!lo)
+			return NULL;
+		hi = lo;
+		if (pat[0] == '-' && pat[1] && pat[1] != ']') {
+			hi = pat[1];
+			pat += 2;
+		}
+		if (c >= lo && c <= hi)
+			*match = true;
+	} while (*pat != ']');
+
+	*match ^= invert;
+	return pat + 1;
+}
+
+/*
+ * Matches one character of the string against the pattern element at *pat
+ * (anything but '*') and on success moves *pat past that element.
+ */
+static bool glob_one(const char **pat, unsigned char c)
+{
+	const char *p = *pat;
+	const char *next;
+	bool match;
+
+	switch (*p) {
+	case '\0':
+		return false;
+	case '?':
+		*pat = p + 1;
+		return true;
+	case '[':
+		next = glob_class(p + 1, c, &match);
+		if (next) {
+			*pat = next;
+			return match;
+		}
+		break;
+	case '\\':
+		if (p[1])
+			p++;
+		break;
+	}
+	*pat = p + 1;
+	return (unsigned char)*p == c;
+}
+
+/**
+ * glob_match - match a whole string against a shell-style pattern
+ * @pat: pattern: '*' matches any run of characters, '?' any one, "[a-z]"
+ *	 and "[!abc]" one character of or not of a class; '\\' escapes the
+ *	 next character; a '[' with no closing ']' is an ordinary character
+ * @str: the string
+ *
+ * '/' and a leading '.' are not special.  On a mismatch the match goes back
+ * to the last '*' and lets it take one more character, so no recursion is
+ * needed: an earlier '*' never has to take more once a later one matched.
+ */
+bool glob_match(const char *pat, const char *str)
+{
+	const char *star_pat = NULL, *star_str = NULL;
+
+	for (;;) {
+		if (*pat == '*') {
+			star_pat = ++pat;
+			star_str = str;
+			continue;
+		}
+		if (!*str)
+			return !*pat;
+		if (glob_one(&pat, *str)) {
+			str++;
+			continue;
+		}
+		if (!star_pat)
+			return false;
+		pat = star_pat;
+		str = ++star_str;
+	}
+}

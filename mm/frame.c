@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Physical frames: a bitmap with one bit per 4 KiB frame, set when the frame
+ * is free. Everything starts used (the bitmap is in .bss); the boot code
+ * frees the RAM ranges of the memory map and then re-reserves what is taken
+ * (the first MiB, the kernel image). Allocation is first fit from a rotating
+ * hint.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#define MAX_FRAMES ((unsigned long)CONFIG_PHYS_MEM_MAX_MB << (20 - PAGE_SHIFT))
+#define BITS_PER_LONG 64
+
+static unsigned long frame_free_map[MAX_FRAMES / BITS_PER_LONG];
+static unsigned long nr_free, nr_total, hint, max_pfn;
+
+static bool frame_is_free(unsigned long pfn)
+{
+	return frame_free_map[pfn / BITS_PER_LONG] & (1UL << (pfn % BITS_PER_LONG));
+}
+
+static void frame_set(unsigned long pfn, bool free)
+{
+	unsigned long bit = 1UL << (pfn % BITS_PER_LONG);
+
+	if (free)
+		frame_free_map[pfn / BITS_PER_LONG] |= bit;
+	else
+		frame_free_map[pfn / BITS_PER_LONG] &= ~bit;
+}
+
+void frame_add_ram(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long pfn = ALIGN(base, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long end = ALIGN_DOWN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
+
+	if (end > MAX_FRAMES) {
+		if (pfn < MAX_FRAMES)
+			pr_warn("frames: ignoring RAM above %d MiB\n",
+				CONFIG_PHYS_MEM_MAX_MB);
+		end = MAX_FRAMES;
+	}
+	for (; pfn < end; pfn++) {
+		if (frame_is_free(pfn))
+			continue;
+		frame_set(pfn, true);
+		nr_free++;
+		nr_total++;
+	}
+	max_pfn = max(max_pfn, end);
+}
+
+void frame_reserve(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long pfn = ALIGN_DOWN(base, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long end = ALIGN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
+
+	for (; pfn < min(end, MAX_FRAMES); pfn++) {
+		if (!frame_is_free(pfn))
+			continue;
+		frame_set(pfn, false);
+		nr_free--;
+		nr_total--;
+	}
+}
+
+/* The first run of n free frames at or after start, or 0 if none. */
+static unsigned long find_free_run(unsigned long start, unsigned long n)
+{
+	unsigned long pfn = start, run = 0;
+
+	for (; pfn < max_pfn; pfn++) {
+		if (!(pfn % BITS_PER_LONG) && !frame_free_map[pfn / BITS_PER_LONG] &&
+		    pfn + BITS_PER_LONG <= max_pfn) {
+			run = 0;
+			pfn += BITS_PER_LONG - 1; /* a fully used word */
+			continue;
+		}
+		run = frame_is_free(pfn) ? run + 1 : 0;
+		if (run == n)
+			return pfn - n + 1;
+	}
+	return 0;
+}
+
+phys_addr_t alloc_frames(unsigned long n)
+{
+	unsigned long pfn, i;
+
+	if (!n || n > nr_free)
+		return 0;
+	pfn = find_free_run(hint, n);
+	if (!pfn)
+		pfn = find_free_run(0, n);
+	if (!pfn)
+		return 0;
+	for (i = 0; i < n; i++)
+		frame_set(pfn + i, false);
+	nr_free -= n;
+	hint = pfn + n;
+	return (phys_addr_t)pfn << PAGE_SHIFT;
+}
+
+void free_frames(phys_addr_t pa, unsigned long n)
+{
+	unsigned long pfn = pa >> PAGE_SHIFT, i;
+
+	if (WARN(!IS_ALIGNED(pa, PAGE_SIZE) || !pfn || pfn + n > max_pfn,
+		 "free_frames: bad range %#llx + %lu frames\n", pa, n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (WARN(frame_is_free(pfn + i), "free_frames: %#llx already free\n",
+			 (phys_addr_t)(pfn + i) << PAGE_SHIFT))
+			continue;
+		frame_set(pfn + i, true);
+		nr_free++;
+	}
+}
+
+/* Frames handed back by free_initmem() join the managed total. */
+void frame_grow(unsigned long n)
+{
+	nr_total += n;
+}
+
+phys_addr_t alloc_zeroed_frame(void)
+{
+	phys_addr_t pa = alloc_frame();
+
+	if (pa)
+		memset(__va(pa), 0, PAGE_SIZE);
+	return pa;
+}
+
+unsigned long nr_free_frames(void)
+{
+	return nr_free;
+}
+
+unsigned long nr_total_frames(void)
+{
+	return nr_total;
+}
+
+phys_addr_t max_phys_addr(void)
+{
+	return (phys_addr_t)max_pfn << PAGE_SHIFT;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmalloc: power-of-two classes of 32..2048 bytes (16 of them a header)
+ * carved from single frames, and whole contiguous frames above that. The
+ * header records the class, or the frame count of a large block, and a
+ * magic that kfree() checks: a pointer kmalloc did not return, or one freed
+ * twice, WARNs and is ignored.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define KMALLOC_MIN_SHIFT 5
+#define KMALLOC_MAX_SHIFT 11
+#define NR_CLASSES (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
+#define LARGE_CLASS 0xff
+
+#define KMALLOC_MAGIC 0x6b6d616c /* "kmal" */
+#define KFREE_MAGIC 0x6b667265	 /* "kfre" */
+
+struct kmalloc_header {
+	u32 magic;
+	u32 class;	/* size class index, or LARGE_CLASS */
+	u64 nframes;	/* large blocks only */
+};
+
+struct free_object {
+	struct kmalloc_header hdr;
+	struct free_object *next;
+};
+
+static struct free_object *free_lists[NR_CLASSES];
+
+static size_t class_size(unsigned int class)
+{
+	return 1UL << (class + KMALLOC_MIN_SHIFT);
+}
+
+/* Splits a fresh frame into objects of one class. */
+static bool refill_class(unsigned int class)
+{
+	phys_addr_t pa = alloc_frame();
+	size_t sz = class_size(class), off;
+	char *page;
+
+	if (!pa)
+		return false;
+	page = __va(pa);
+	for (off = 0; off + sz <= PAGE_SIZE; off += sz) {
+		struct free_object *o = (void *)(page + off);
+
+		o->hdr.magic = KFREE_MAGIC;
+		o->hdr.class = class;
+		o->next = free_lists[class];
+		free_lists[class] = o;
+	}
+	return true;
+}
+
+static void *kmalloc_large(size_t size)
+{
+	unsigned long n = DIV_ROUND_UP(size + sizeof(struct kmalloc_header),
+				       PAGE_SIZE);
+	phys_addr_t pa = alloc_frames(n);
+	struct kmalloc_header *h;
+
+	if (!pa)
+		return NULL;
+	h = __va(pa);
+	h->magic = KMALLOC_MAGIC;
+	h->class = LARGE_CLASS;
+	h->nframes = n;
+	return h + 1;
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	unsigned int class = 0;
+	struct free_object *o;
+	void *p;
+
+	if (!size || size > (1UL << 40))
+		return NULL;
+	while (class < NR_CLASSES &&
+	       class_size(class) < size + sizeof(struct kmalloc_header))
+		class++;
+	if (class == NR_CLASSES) {
+		p = kmalloc_large(size);
+	} else {
+		if (!free_lists[class] && !refill_class(class))
+			return NULL;
+		o = free_lists[class];
+		free_lists[class] = o->next;
+		o->hdr.magic = KMALLOC_MAGIC;
+		p = &o->hdr + 1;
+	}
+	if (p && (flags & __GFP_ZERO))
+		memset(p, 0, size);
+	return p;
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	return kmalloc(size, flags | __GFP_ZERO);
+}
+
+void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return kzalloc(n * size, flags);
+}
+
+static struct kmalloc_header *kmalloc_hdr(const void *p)
+{
+	struct kmalloc_header *h = (struct kmalloc_header *)p - 1;
+
+	if (WARN(!IS_ALIGNED((unsigned long)p, 16) || h->magic != KMALLOC_MAGIC,
+		 "kfree: %p is not an allocated block (magic %#x)\n", p,
+		 IS_ALIGNED((unsigned long)p, 16) ? h->magic : 0))
+		return NULL;
+	return h;
+}
+
+size_t ksize(const void *p)
+{
+	struct kmalloc_header *h = p ? kmalloc_hdr(p) : NULL;
+
+	if (!h)
+		return 0;
+	if (h->class == LARGE_CLASS)
+		return h->nframes * PAGE_SIZE - sizeof(*h);
+	return class_size(h->class) - sizeof(*h);
+}
+
+void kfree(const void *p)
+{
+	struct kmalloc_header *h;
+	struct free_object *o;
+
+	if (!p)
+		return;
+	h = kmalloc_hdr(p);
+	if (!h)
+		return;
+	if (h->class == LARGE_CLASS) {
+		h->magic = KFREE_MAGIC;
+		free_frames(__pa(h), h->nframes);
+		return;
+	}
+	o = (struct free_object *)h;
+	o->hdr.magic = KFREE_MAGIC;
+	o->next = free_lists[h->class];
+	free_lists[h->class] = o;
+}

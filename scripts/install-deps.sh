@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Installs the Debian packages the build and the QEMU boot need, if any is
+# missing. As root it runs apt-get; otherwise it prints the command to run.
+set -e
+
+need=""
+have() { command -v "$1" >/dev/null 2>&1; }
+
+have gcc || need="$need gcc"
+have make || need="$need make"
+have ld || need="$need binutils"
+have qemu-system-x86_64 || need="$need qemu-system-x86"
+have grub-mkrescue || need="$need grub-common"
+[ -d /usr/lib/grub/i386-pc ] || need="$need grub-pc-bin"
+have xorriso || need="$need xorriso"
+have mformat || need="$need mtools"
+/usr/bin/python3 -c 'import kconfiglib' 2>/dev/null || need="$need python3-kconfiglib"
+
+[ -z "$need" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$need"
+if [ "$(id -u)" != 0 ]; then
+	echo "Missing packages:$need" >&2
+	echo "Run as root:  apt-get update && $cmd" >&2
+	exit 1
+fi
+echo "Installing:$need"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+$cmd >/dev/null
