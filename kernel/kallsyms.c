@@ -70,14 +70,25 @@ unsigned long kallsyms_lookup_name(const char *name)
 	return 0;
 }
 
-int sprint_symbol(char *buf, size_t size, unsigned long addr)
+static int __sprint_symbol(char *buf, size_t size, unsigned long addr,
+			   int bias)
 {
 	unsigned long sz, off;
-	const char *name = kallsyms_lookup(addr, &sz, &off);
+	const char *name = kallsyms_lookup(addr - bias, &sz, &off);
 
 	if (!name)
 		return scnprintf(buf, size, "0x%lx", addr);
-	return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, off, sz);
+	return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, off + bias, sz);
+}
+
+int sprint_symbol(char *buf, size_t size, unsigned long addr)
+{
+	return __sprint_symbol(buf, size, addr, 0);
+}
+
+int sprint_backtrace(char *buf, size_t size, unsigned long addr)
+{
+	return __sprint_symbol(buf, size, addr, 1);
 }
 
 int sprint_symbol_no_offset(char *buf, size_t size, unsigned long addr)

@@ -37,7 +37,6 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 		va_start(args, fmt);
 		vprintk(fmt, args);
 		va_end(args);
-		pr_cont("\n");
 	}
 	show_stack_from((unsigned long)__builtin_frame_address(0), KERN_WARNING);
 	pr_warn("---[ end trace ]---\n");

@@ -37,16 +37,20 @@ int vprintk(const char *fmt, va_list args)
 {
 	static char buf[1024];
 	static int last_level = LOGLEVEL_DEFAULT;
-	int level = printk_get_level(&fmt);
-	int len;
+	const char *text = buf;
+	int level, len;
 
+	/* The level may come from an argument ("%s", KERN_WARNING), as in
+	 * Linux, so it is parsed from the formatted text. */
+	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	level = printk_get_level(&text);
 	if (level < 0)
 		level = last_level;
 	last_level = level;
 	if (level >= console_loglevel)
 		return 0;
-	len = vscnprintf(buf, sizeof(buf), fmt, args);
-	serial_write(buf, len);
+	len -= text - buf;
+	serial_write(text, len);
 	return len;
 }
 

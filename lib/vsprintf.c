@@ -5,7 +5,8 @@
  * Integer conversions follow C99.  There is no floating point.  %p prints
  * the raw pointer ("0x" and 16 hex digits) and takes these extensions:
  *
- *	%pS %pB	symbol+offset/size, from sprint_symbol()
+ *	%pS	symbol+offset/size, from sprint_symbol()
+ *	%pB	the same for a return address, from sprint_backtrace()
  *	%ps	symbol name, from sprint_symbol_no_offset()
  *	%*ph	hex dump of up to 64 bytes, separated by ' ' (%*phC ':',
  *		%*phD '-', %*phN nothing); the field width is the length
@@ -269,6 +270,8 @@ static void format_symbol(struct out *o, void *ptr, char kind,
 	sym[0] = '\0';
 	if (kind == 's')
 		sprint_symbol_no_offset(sym, sizeof(sym), addr);
+	else if (kind == 'B')
+		sprint_backtrace(sym, sizeof(sym), addr);
 	else
 		sprint_symbol(sym, sizeof(sym), addr);
 	put_field(o, sym, strnlen(sym, sizeof(sym) - 1), spec);

@@ -29,9 +29,9 @@ def read_symbols(stream):
         if kind not in KEEP or name.startswith(SKIP_PREFIX):
             continue
         syms.append((int(addr, 16), int(size, 16), name))
-    # nm -n sorts by address; keep one name per address, preferring a
-    # global symbol (upper-case type is lost here, so prefer a sized one).
-    syms.sort(key=lambda s: (s[0], -s[1], s[2]))
+    # Keep one name per address: a sized symbol first, then one not
+    # starting with '_' (a function over a section marker like _stext).
+    syms.sort(key=lambda s: (s[0], -s[1], s[2].startswith("_"), s[2]))
     out = []
     for s in syms:
         if out and out[-1][0] == s[0]:

@@ -142,6 +142,10 @@ class TestNode:
     incomplete: bool = False          # the block never got its result line
 
     @property
+    def label(self):
+        return self.name or f'#{self.number}'
+
+    @property
     def status(self):
         if self.incomplete:
             return INCOMPLETE
@@ -170,7 +174,7 @@ class TestNode:
             return
         child_failed = False
         for child in self.children:
-            for item in child.failures(path + (child.name,)):
+            for item in child.failures(path + (child.label,)):
                 child_failed = True
                 yield item
         if self.status == FAILED and not child_failed:
@@ -447,7 +451,7 @@ class KtapParser:
             self._error(f'result "{node.name}" does not match its subtest '
                         f'name "{child.name}"')
         if node.ok:
-            bad = [c.name for c in node.children if c.status == FAILED]
+            bad = [c.label for c in node.children if c.status == FAILED]
             if bad:
                 self._error(f'inconsistent: "{node.name}" reported ok but '
                             f'{", ".join(bad)} failed')
@@ -481,23 +485,32 @@ def plural(count, word):
     return f'{count} {word}' + ('' if count == 1 else 's')
 
 
+def suite_headline(node, counts):
+    status = node.status
+    reason = f' ({node.reason})' if node.reason else ''
+    if not node.has_block:                  # a top-level test without cases
+        return f'[{status}] {node.label}{reason}'
+    if status == SKIPPED:
+        return f'[SKIPPED] {node.label}{reason}'
+    if status == FAILED:
+        return f'[FAILED] {node.label} ({counts.failed} of {counts.total} failed)'
+    if status == INCOMPLETE:
+        return (f'[INCOMPLETE] {node.label} ({plural(counts.total, "case")} '
+                'reported before its output stopped)')
+    extra = f', {counts.skipped} skipped' if counts.skipped else ''
+    return f'[PASSED] {node.label} ({plural(counts.total, "case")}{extra})'
+
+
 def print_suite_result(node):
     """Progress line for one finished top-level result, plus its failures."""
-    counts = node.counts()
-    status = node.status
-    if status == SKIPPED:
-        head = f'[SKIPPED] {node.name}' + (f' ({node.reason})' if node.reason else '')
-    elif status == FAILED:
-        head = f'[FAILED] {node.name} ({counts.failed} of {counts.total} failed)'
-    elif status == INCOMPLETE:
-        head = (f'[INCOMPLETE] {node.name} ({plural(counts.total, "case")} '
-                'reported before its output stopped)')
-    else:
-        extra = f', {counts.skipped} skipped' if counts.skipped else ''
-        head = f'[PASSED] {node.name} ({plural(counts.total, "case")}{extra})'
-    print(head)
+    print(suite_headline(node, node.counts()))
+    if not node.has_block:
+        if node.status == FAILED:
+            for line in node.diag:
+                print(f'    {line}')
+        return
     for path, failed in node.failures():
-        print(f'    [FAILED] {".".join(path) or node.name}')
+        print(f'    [FAILED] {".".join(path) or node.label}')
         for line in failed.diag:
             print(f'        {line}')
 
@@ -506,13 +519,13 @@ def print_summary(nodes):
     if not nodes:
         print('Summary: no test results')
         return
-    width = max(5, *(len(node.name) for node in nodes))
+    width = max(5, *(len(node.label) for node in nodes))
     print()
     print('Summary:')
     print(f'  {"suite":<{width}}  {"passed":>6}  {"failed":>6}  {"skipped":>7}  result')
     for node in nodes:
         counts = node.counts()
-        print(f'  {node.name:<{width}}  {counts.passed:>6}  {counts.failed:>6}  '
+        print(f'  {node.label:<{width}}  {counts.passed:>6}  {counts.failed:>6}  '
               f'{counts.skipped:>7}  {node.status}')
 
 
@@ -607,8 +620,8 @@ class Outcome:
         if self.expect_failure:
             if self.expected_ok:
                 return f'expected failure observed ({self.counts.failed} failed)'
-            return (f'FAILED: expected failure not observed (exit '
-                    f'{self.run_code}: {self._summary(counts)})')
+            return ('FAILED: expected failure not observed; run '
+                    f'{self._summary(counts)}')
         return self._summary(counts)
 
     def _summary(self, counts):
@@ -670,7 +683,8 @@ def evaluate(session, qemu=None, allow_empty=False):
     counts = parser.counts()
     crash = crash_reason(session, qemu, where)
     reasons = [crash] if crash else []
-    reasons += [f'malformed KTAP: {error}' for error in parser.errors]
+    if qemu is None or not qemu.error:
+        reasons += [f'malformed KTAP: {error}' for error in parser.errors]
     if qemu is not None and not crash:
         reasons += status_mismatch(qemu.status, counts)
     if not reasons and counts.total == 0 and not allow_empty:

@@ -3,6 +3,7 @@
 #define _LINUX_INIT_H
 
 #include <linux/compiler.h>
+#include <linux/types.h>
 
 /*
  * __init code and __initdata live in their own sections, freed and unmapped

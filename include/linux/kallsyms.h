@@ -12,6 +12,11 @@
  */
 int sprint_symbol(char *buf, size_t size, unsigned long addr);
 int sprint_symbol_no_offset(char *buf, size_t size, unsigned long addr);
+/*
+ * For a return address: names the symbol containing addr - 1, since a call
+ * that never returns may be the last instruction of its function (%pB).
+ */
+int sprint_backtrace(char *buf, size_t size, unsigned long addr);
 
 /*
  * The symbol containing addr: its name, with its size and addr's offset

@@ -23,7 +23,7 @@ void show_stack_from(unsigned long bp, const char *lvl)
 			break;
 		if (!frame[1])
 			break;
-		printk("%s [<%016lx>] %pS\n", lvl, frame[1], (void *)frame[1]);
+		printk("%s [<%016lx>] %pB\n", lvl, frame[1], (void *)frame[1]);
 		if (frame[0] <= bp)
 			break; /* stacks grow down: a caller's frame is above */
 		bp = frame[0];

@@ -54,19 +54,18 @@ SECTIONS
 	. = ALIGN(PAGE_SIZE);
 	__end_rodata = .;
 
-	.data : LMA(.data) {
-		_sdata = .;
-		*(.data .data.*)
-		*(.data.once)
-		_edata_rw = .;
-	} :data
-	. = ALIGN(PAGE_SIZE);
+	/* Before .data, whose .data.* pattern would otherwise take it. */
 	.data..ro_after_init : LMA(.data..ro_after_init) {
+		_sdata = .;
 		__start_ro_after_init = .;
 		*(.data..ro_after_init)
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	__end_ro_after_init = .;
+	.data : LMA(.data) {
+		*(.data .data.*)
+	} :data
+	. = ALIGN(PAGE_SIZE);
 	_edata = .;
 
 	.init.text : LMA(.init.text) {
