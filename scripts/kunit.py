@@ -756,23 +756,26 @@ def _kill_group(proc):
 
 
 def _stream(proc, lines, deadline, session):
-    """Feed lines to the session until EOF; returns True on timeout."""
+    """Feed lines to the session until the output ends.
+
+    Returns 'eof', 'timeout', or 'orphaned' (QEMU exited but something it
+    started still holds the serial pipe open).
+    """
     exited_at = None
     while True:
         now = time.monotonic()
         if now >= deadline:
-            return True
+            return 'timeout'
         try:
             line = lines.get(timeout=min(0.5, deadline - now))
         except queue.Empty:
-            # QEMU gone but the pipe held open by a leftover child process.
             if proc.poll() is not None:
                 exited_at = exited_at or now
                 if now - exited_at > 2:
-                    return False
+                    return 'orphaned'
             continue
         if line is None:
-            return False
+            return 'eof'
         session.feed(line)
 
 
@@ -802,16 +805,21 @@ def run_qemu(cmd, timeout, session, stderr_path):
         lines = queue.Queue()
         reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
         reader.start()
+        clean = False
         try:
-            result.timed_out = _stream(proc, lines, deadline, session)
-            if not result.timed_out:
+            end = _stream(proc, lines, deadline, session)
+            result.timed_out = end == 'timeout'
+            if end == 'eof':
                 proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                clean = True
         except subprocess.TimeoutExpired:
             result.timed_out = True
         except KeyboardInterrupt:
             result.interrupted = True
-        _kill_group(proc)           # QEMU on timeout, or anything it left behind
-        result.status = proc.wait()
+        finally:
+            if not clean:
+                _kill_group(proc)   # QEMU itself, or what it left behind
+            result.status = proc.wait()
         reader.join(timeout=2)
         _drain(lines, session)
     result.elapsed = time.monotonic() - start
@@ -1231,6 +1239,10 @@ def main(argv=None):
         print('\nerror: interrupted by user')
         print(Counts().final_line())
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # stdout was closed (e.g. piped into head): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
 
 
 if __name__ == '__main__':

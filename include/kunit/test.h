@@ -11,6 +11,7 @@
 #define _KUNIT_TEST_H
 
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 enum kunit_status {
@@ -31,6 +32,7 @@ struct kunit {
 	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
 	void *abort_buf[5];
 	struct kunit_resource_node *resources;
+	unsigned int failures; /* failed expectations and assertions */
 	bool silent; /* reports are counted but not printed (self-tests) */
 };
 

@@ -93,6 +93,7 @@ static void kunit_fail_header(struct kunit *test, const char *file, int line,
 			      bool assert)
 {
 	kunit_set_failure(test);
+	test->failures++;
 	kunit_log(test, "%s: %s FAILED at %s:%d", test->name,
 		  assert ? "ASSERTION" : "EXPECTATION", file, line);
 }
