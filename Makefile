@@ -135,20 +135,35 @@ fragconfig:
 		arch/x86/configs/defconfig $(FRAGMENTS)
 
 # ---------------------------------------------------------------------------
-# Compilation. -MMD records header dependencies in foo.d beside foo.o.
-DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
+# Host tools
+FIXDEP := $(O)/scripts/basic/fixdep
 
-$(O)/%.o: %.c $(O)/include/generated/autoconf.h
+$(FIXDEP): scripts/basic/fixdep.c
+	$(quiet) HOSTCC $@
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -O2 -Wall -Werror -o $@ $<
+
+# ---------------------------------------------------------------------------
+# Compilation. -MMD records header dependencies; fixdep turns the blanket
+# dependency on autoconf.h into one per CONFIG_ symbol the sources mention,
+# so a changed .config rebuilds only what the change affects.
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d.tmp)
+fixdep = $(FIXDEP) $(@:.o=.d.tmp) $@ $(O)/include/config/sym > $(@:.o=.d) && \
+	 rm -f $(@:.o=.d.tmp)
+
+$(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP)
 	$(quiet) CC $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(CFLAGS_$(notdir $@)) \
 		$(DEPFLAGS) -c -o $@ $<
+	$(Q)$(fixdep)
 
-$(O)/%.o: %.S $(O)/include/generated/autoconf.h
+$(O)/%.o: %.S | $(O)/include/generated/autoconf.h $(FIXDEP)
 	$(quiet) AS $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -fno-pie -mcmodel=kernel \
 		$(DEPFLAGS) -c -o $@ $<
+	$(Q)$(fixdep)
 
 $(O)/%.s: %.c $(O)/include/generated/autoconf.h
 	@mkdir -p $(@D)
@@ -173,7 +188,13 @@ link = $(LD) $(KBUILD_LDFLAGS) -T $(LDS) -Map $(1).map -o $(1) $(kernel-objs) $(
 kallsyms = $(NM) -n -S $(1) | $(PYTHON) scripts/kallsyms.py > $(2)
 kallsyms-as = $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c -o $(2) $(1)
 
-$(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py
+# The object list itself is a prerequisite: a config change that drops an
+# object must relink even though every remaining object is up to date.
+$(O)/.vmlinux.objs: FORCE
+	@mkdir -p $(@D)
+	@echo '$(kernel-objs)' | cmp -s - $@ || echo '$(kernel-objs)' > $@
+
+$(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs
 	$(quiet) LD $@
 	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $(O)/.tmp_kallsyms0.S
 	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms0.S,$(O)/.tmp_kallsyms0.o)
@@ -217,6 +238,7 @@ run: deps $(O)/kernel.iso
 	$(Q)scripts/qemu-exit.sh $(QEMU) $(QEMU_ARGS)
 
 test: deps
+	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json
 
 debug: deps $(O)/kernel.iso

@@ -46,10 +46,12 @@ Exit codes
   3  build failure (or missing kernel.iso with --no_build)
   130 interrupted (Ctrl-C)
 
-Counting: every leaf of the result tree counts once (a case, a parameter of a
-parameterised case, or a suite without cases: an empty suite reported
-"ok ... # SKIP" counts as one skipped test).  A suite reported "not ok"
-whose cases all passed counts as one extra failure.
+Counting: every leaf of the result tree counts once: a case, a parameter of a
+parameterised case, or a suite without cases reported "# SKIP" (one skipped)
+or "not ok" (one failed); an empty suite reported plain "ok" counts nothing.
+A suite reported "not ok" whose cases did not fail counts as one extra
+failure.  Cases reported before a crash or truncation are counted too.
+Nested subtests deeper than the suites need neither a header nor a plan.
 
 Environment
   KUNIT_QEMU   QEMU command to use instead of qemu-system-x86_64 (shlex split)
@@ -997,7 +999,7 @@ class PlanError(Exception):
 PLAN_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.+-]*')
 PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
-             'timeout': (int, float)}
+             'timeout': (int, float), 'expect_total': int}
 
 
 def _check_plan_value(where, key, value):
@@ -1058,6 +1060,18 @@ def plan_run_config(entry, args, plan_dir):
         no_build=args.no_build, expect_failure=bool(entry.get('expect_failure')))
 
 
+def check_expected_total(entry, outcome):
+    """"expect_total": N proves a filter selected exactly N cases."""
+    want = entry.get('expect_total')
+    if want is None or outcome.expect_failure or outcome.code != EXIT_OK:
+        return
+    if outcome.counts.total != want:
+        outcome.reasons.append(f'expected {want} cases to run, '
+                               f'got {outcome.counts.total}')
+        print(f'error: {outcome.reasons[-1]}')
+        outcome.code = EXIT_ERROR
+
+
 def print_plan_results(entries, outcomes):
     """Per-run outcome lines; returns the aggregate Counts."""
     total = Counts()
@@ -1072,6 +1086,10 @@ def print_plan_results(entries, outcomes):
         print(f'  {entry["name"]:<{width}}  {outcome.describe()}')
         if not outcome.expect_failure:
             total.add(outcome.counts)
+            # A crash, timeout, malformed log or failed build must show in
+            # the closing line too, not only in the exit status.
+            if outcome.code >= EXIT_ERROR and outcome.code != EXIT_INTERRUPTED:
+                total.failed += 1
         elif not outcome.expected_ok:
             total.failed += 1
     return total
@@ -1089,6 +1107,7 @@ def cmd_plan(args):
     for entry in entries:
         print(f'==== run {entry["name"]} ====', flush=True)
         outcome = execute_run(plan_run_config(entry, args, plan_dir))
+        check_expected_total(entry, outcome)
         print(f'run {entry["name"]}: {outcome.describe()}')
         outcomes.append(outcome)
         if outcome.code == EXIT_INTERRUPTED:

@@ -5,7 +5,7 @@
 #include <generated/autoconf.h>
 
 /*
- * IS_ENABLED(CONFIG_FOO) is 1 when CONFIG_FOO is y (defined to 1), else 0,
+ * IS_ENABLED(option) is 1 when the option is y (defined to 1), else 0,
  * usable in C expressions and #if alike: "1" pastes into a placeholder that
  * inserts an extra argument, shifting the second-argument pick to 1.
  */
