@@ -143,6 +143,13 @@ $(FIXDEP): scripts/basic/fixdep.c
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) -O2 -Wall -Werror -o $@ $<
 
+JL_FIXUP := $(O)/scripts/jump_label_fixup
+
+$(JL_FIXUP): scripts/jump_label_fixup.c
+	$(quiet) HOSTCC $@
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
+
 # ---------------------------------------------------------------------------
 # Compilation. -MMD records header dependencies; fixdep turns the blanket
 # dependency on autoconf.h into one per CONFIG_ symbol the sources mention,
@@ -194,7 +201,8 @@ $(O)/.vmlinux.objs: FORCE
 	@mkdir -p $(@D)
 	@echo '$(kernel-objs)' | cmp -s - $@ || echo '$(kernel-objs)' > $@
 
-$(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs
+$(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
+	      $(JL_FIXUP)
 	$(quiet) LD $@
 	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $(O)/.tmp_kallsyms0.S
 	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms0.S,$(O)/.tmp_kallsyms0.o)
@@ -209,6 +217,8 @@ $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs
 	$(Q)$(call kallsyms,$@,$(O)/.tmp_kallsyms3.S)
 	$(Q)cmp -s $(O)/.tmp_kallsyms2.S $(O)/.tmp_kallsyms3.S || \
 		{ echo "kallsyms: symbol addresses moved between passes" >&2; exit 1; }
+	$(quiet) JUMPTBL $@
+	$(Q)$(JL_FIXUP) $@ $(if $(filter 1,$(V)),,>/dev/null)
 	$(Q)$(NM) -n $@ > $(O)/System.map
 
 # ---------------------------------------------------------------------------
@@ -237,8 +247,18 @@ $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 run: deps $(O)/kernel.iso
 	$(Q)scripts/qemu-exit.sh $(QEMU) $(QEMU_ARGS)
 
-test: deps
+# Build-time promises of the API: tests/build/*.c announce their outcome.
+PHONY += buildcheck
+buildcheck: $(O)/include/generated/autoconf.h
+	@echo "Build-time API checks:"
+	$(Q)$(PYTHON) scripts/check_build_expectations.py $(CC) $(KBUILD_CPPFLAGS) \
+		$(KBUILD_CFLAGS) -- $(sort $(wildcard tests/build/*.c))
+
+test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
+	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-default all
+	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json
 
 debug: deps $(O)/kernel.iso

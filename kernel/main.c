@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
+#include <linux/jump_label.h>
 #include <linux/moduleparam.h>
 #include <asm/reboot.h>
 #include <asm/setup.h>
@@ -37,6 +38,7 @@ static noinline void __noreturn rest_init(void)
 {
 	int failed;
 
+	jump_label_init_ro();
 	free_initmem();
 	mark_rodata_ro();
 	failed = run_tests();
@@ -56,6 +58,8 @@ void __init start_kernel(void)
 	parse_args(cmdline);
 	pr_info("Command line: %s\n", saved_command_line);
 	setup_arch();
+	jump_label_test_early();
+	jump_label_init();
 	do_initcalls();
 	rest_init();
 }

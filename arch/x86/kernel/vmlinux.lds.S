@@ -59,6 +59,11 @@ SECTIONS
 		_sdata = .;
 		__start_ro_after_init = .;
 		*(.data..ro_after_init)
+		/* Sorted by jump_label_init(), then sealed with the rest. */
+		. = ALIGN(8);
+		__start___jump_table = .;
+		KEEP(*(__jump_table))
+		__stop___jump_table = .;
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	__end_ro_after_init = .;

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_JUMP_LABEL_H
+#define _ASM_X86_JUMP_LABEL_H
+
+/*
+ * x86 static branch sites. Every site is emitted as "jmp l_yes" so that the
+ * assembler picks the shortest form that reaches: jmp8 (EB rel8, 2 bytes)
+ * or jmp32 (E9 rel32, 5 bytes). After the link, scripts/jump_label_fixup
+ * turns the sites whose initial state is NOP into the NOP of the same
+ * length (66 90 or 0f 1f 44 00 00). arch_static_branch() and
+ * arch_static_branch_jump() thus emit the same code: the initial state is a
+ * function of the key's initial value and the branch bit, which the tool
+ * reads from the image exactly as the kernel computes it at run time.
+ *
+ * The entry: three 32-bit offsets, each relative to its own field, so the
+ * table needs no relocations and takes 12 bytes per site (Linux: 16).
+ */
+#define JUMP_LABEL_NOP_SIZE_SHORT 2
+#define JUMP_LABEL_NOP_SIZE_LONG 5
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+struct static_key;
+
+struct jump_entry {
+	s32 code;	/* the site */
+	s32 target;	/* where its JMP goes */
+	s32 key;	/* the key; bit 0: branch, bit 1: site in init text */
+} __aligned(4);
+
+#define JUMP_TABLE_ENTRY(key, label)                    \
+	".pushsection __jump_table, \"aw\"\n\t"          \
+	".balign 4\n\t"                                  \
+	".long 1b - .\n\t"                               \
+	".long " label " - .\n\t"                        \
+	".long " key " - .\n\t"                          \
+	".popsection\n\t"
+
+static __always_inline bool arch_static_branch(struct static_key *const key,
+					       const bool branch)
+{
+	asm goto("1: jmp %l[l_yes]\n\t"
+		 JUMP_TABLE_ENTRY("%c0 + %c1", "%l[l_yes]")
+		 : : "i"(key), "i"(branch) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+static __always_inline bool
+arch_static_branch_jump(struct static_key *const key, const bool branch)
+{
+	asm goto("1: jmp %l[l_yes]\n\t"
+		 JUMP_TABLE_ENTRY("%c0 + %c1", "%l[l_yes]")
+		 : : "i"(key), "i"(branch) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+#endif /* __ASSEMBLY__ */
+#endif /* _ASM_X86_JUMP_LABEL_H */

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86 side of jump labels: which bytes a site holds in each state, the
+ * check of the old bytes before any write, and queueing into the text
+ * patching batch. The hooks and their contract: <linux/jump_label_arch.h>.
+ */
+#include <linux/kernel.h>
+#include <linux/jump_label_arch.h>
+#include <linux/string.h>
+#include <asm/text-patching.h>
+
+static const u8 nop2[JMP8_INSN_SIZE] = { 0x66, 0x90 };
+static const u8 nop5[JMP32_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+int arch_jump_entry_size(struct jump_entry *entry)
+{
+	u8 op = *(u8 *)jump_entry_code(entry);
+
+	return op == JMP8_INSN_OPCODE || op == nop2[0] ? JMP8_INSN_SIZE :
+							 JMP32_INSN_SIZE;
+}
+
+/* The instruction of @type for a site of @size bytes into @insn. */
+static void jump_label_insn(struct jump_entry *entry, enum jump_label_type type,
+			    int size, u8 *insn)
+{
+	long disp = (long)jump_entry_target(entry) -
+		    (long)(jump_entry_code(entry) + size);
+	s32 rel32 = disp;
+
+	if (type == JUMP_LABEL_NOP) {
+		memcpy(insn, size == JMP8_INSN_SIZE ? nop2 : nop5, size);
+		return;
+	}
+	if (size == JMP8_INSN_SIZE) {
+		insn[0] = JMP8_INSN_OPCODE;
+		insn[1] = (s8)disp;
+		return;
+	}
+	insn[0] = JMP32_INSN_OPCODE;
+	memcpy(insn + 1, &rel32, sizeof(rel32));
+}
+
+int arch_jump_label_check_site(struct jump_entry *entry,
+			       enum jump_label_type type)
+{
+	void *code = (void *)jump_entry_code(entry);
+	int size = arch_jump_entry_size(entry);
+	u8 want[POKE_MAX_OPCODE_SIZE];
+
+	jump_label_insn(entry, type, size, want);
+	if (!memcmp(code, want, size))
+		return 0;
+	pr_err("jump_label: site %pS (key %pS, %s) holds %*ph, expected %*ph\n",
+	       code, jump_entry_key(entry), type == JUMP_LABEL_JMP ? "jmp" : "nop",
+	       size, code, size, want);
+	return -EINVAL;
+}
+
+bool arch_jump_label_transform_queue(struct jump_entry *entry,
+				     enum jump_label_type type)
+{
+	void *code = (void *)jump_entry_code(entry);
+	int size = arch_jump_entry_size(entry);
+	u8 insn[POKE_MAX_OPCODE_SIZE];
+
+	/* Refuse to write over bytes we did not put there. */
+	if (arch_jump_label_check_site(entry, !type))
+		panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
+		      code, jump_entry_key(entry));
+	jump_label_insn(entry, type, size, insn);
+	text_poke_queue(code, insn, size);
+	return true;
+}
+
+void arch_jump_label_transform_apply(void)
+{
+	text_poke_finish();
+}

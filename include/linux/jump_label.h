@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_JUMP_LABEL_H
+#define _LINUX_JUMP_LABEL_H
+
+/*
+ * Static keys: branches whose direction is patched into the code.
+ *
+ *   DEFINE_STATIC_KEY_FALSE(key);
+ *
+ *   if (static_branch_unlikely(&key))
+ *           do_rare_thing();        <- a NOP in the hot path until enabled
+ *
+ *   static_branch_enable(&key);     <- rewrites every site of key
+ *
+ * A site is one 2- or 5-byte instruction: a NOP (fall through into the
+ * block the compiler laid out after it) or a JMP (to the other block). The
+ * entry's branch bit is 1 for static_branch_likely(), 0 for _unlikely(), and
+ * the site is a JMP exactly when (key enabled) XOR branch:
+ *
+ *   key type  macro      initial   enabled   disabled
+ *   FALSE     unlikely   NOP       JMP       NOP
+ *   FALSE     likely     JMP       NOP       JMP
+ *   TRUE      unlikely   JMP       JMP       NOP
+ *   TRUE      likely     NOP       NOP       JMP
+ *
+ * ("initial" is the key type's default state; the image ships every site in
+ * it, see scripts/jump_label_fixup.c.) The macro picks the layout: with
+ * likely() the true block falls through, with unlikely() the false one.
+ *
+ * The count: 0 is disabled, n > 0 is enabled by n users, and -1 means the
+ * first static_key_slow_inc() is patching the code (static_key_count()
+ * reports 1). Code is patched only on the 0 <-> 1 transitions.
+ * static_key_enable()/disable() are for keys used as booleans, inc/dec for
+ * reference counts; mixing them WARNs and changes nothing.
+ */
+#include <linux/atomic.h>
+#include <linux/bug.h>
+#include <linux/compiler.h>
+#include <linux/init.h>
+#include <linux/types.h>
+
+struct jump_entry;
+
+struct static_key {
+	atomic_t enabled;
+	/*
+	 * Before jump_label_init() and for keys without sites: the type bits
+	 * only. Afterwards the key's first entry in the sorted __jump_table,
+	 * with the type bits in the low two bits (entries are 4-aligned).
+	 */
+	union {
+		unsigned long type;
+		struct jump_entry *entries;
+	};
+};
+
+#define JUMP_TYPE_FALSE 0UL
+#define JUMP_TYPE_TRUE 1UL
+#define JUMP_TYPE_LINKED 2UL /* entries also in modules (later) */
+#define JUMP_TYPE_MASK 3UL
+
+enum jump_label_type {
+	JUMP_LABEL_NOP = 0,
+	JUMP_LABEL_JMP,
+};
+
+#define __STATIC_KEY_INIT_TRUE \
+	{ .enabled = ATOMIC_INIT(1), .type = JUMP_TYPE_TRUE }
+#define __STATIC_KEY_INIT_FALSE \
+	{ .enabled = ATOMIC_INIT(0), .type = JUMP_TYPE_FALSE }
+
+struct static_key_true {
+	struct static_key key;
+};
+
+struct static_key_false {
+	struct static_key key;
+};
+
+#define STATIC_KEY_TRUE_INIT \
+	(struct static_key_true) { .key = __STATIC_KEY_INIT_TRUE }
+#define STATIC_KEY_FALSE_INIT \
+	(struct static_key_false) { .key = __STATIC_KEY_INIT_FALSE }
+
+#define DEFINE_STATIC_KEY_TRUE(name) \
+	struct static_key_true name = STATIC_KEY_TRUE_INIT
+#define DEFINE_STATIC_KEY_FALSE(name) \
+	struct static_key_false name = STATIC_KEY_FALSE_INIT
+/* Keys that only change during boot: read-only once init is done. */
+#define DEFINE_STATIC_KEY_TRUE_RO(name) \
+	struct static_key_true name __ro_after_init = STATIC_KEY_TRUE_INIT
+#define DEFINE_STATIC_KEY_FALSE_RO(name) \
+	struct static_key_false name __ro_after_init = STATIC_KEY_FALSE_INIT
+#define DECLARE_STATIC_KEY_TRUE(name) extern struct static_key_true name
+#define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
+
+#define DEFINE_STATIC_KEY_ARRAY_TRUE(name, count)                   \
+	struct static_key_true name[count] = {                       \
+		[0 ... (count) - 1] = STATIC_KEY_TRUE_INIT,          \
+	}
+#define DEFINE_STATIC_KEY_ARRAY_FALSE(name, count)                  \
+	struct static_key_false name[count] = {                      \
+		[0 ... (count) - 1] = STATIC_KEY_FALSE_INIT,         \
+	}
+
+/* A key whose default follows a config option: TRUE when cfg=y. */
+#define _DEFINE_STATIC_KEY_1(name) DEFINE_STATIC_KEY_TRUE(name)
+#define _DEFINE_STATIC_KEY_0(name) DEFINE_STATIC_KEY_FALSE(name)
+#define DEFINE_STATIC_KEY_MAYBE(cfg, name) \
+	__PASTE(_DEFINE_STATIC_KEY_, IS_ENABLED(cfg))(name)
+#define _DECLARE_STATIC_KEY_1(name) DECLARE_STATIC_KEY_TRUE(name)
+#define _DECLARE_STATIC_KEY_0(name) DECLARE_STATIC_KEY_FALSE(name)
+#define DECLARE_STATIC_KEY_MAYBE(cfg, name) \
+	__PASTE(_DECLARE_STATIC_KEY_, IS_ENABLED(cfg))(name)
+
+/*
+ * Reached only when a branch macro is given something that is not a
+ * struct static_key_true/false pointer: the call survives dead-code
+ * elimination and the build fails with this message.
+ */
+extern bool ____wrong_branch_error(void)
+	__attribute__((__error__("static_branch_*() needs a struct static_key_true/false pointer")));
+
+/* The same check up front, so that it is the first error the user sees. */
+#define __static_branch_check(x)                                            \
+	_Static_assert(__same_type(*(x), struct static_key_true) ||          \
+			       __same_type(*(x), struct static_key_false),   \
+		       "static_branch_*() needs a struct static_key_true/false pointer")
+
+#ifdef CONFIG_JUMP_LABEL
+#include <asm/jump_label.h>
+
+/* Entry accessors: the encoding is private to these. */
+static inline unsigned long jump_entry_code(const struct jump_entry *entry)
+{
+	return (unsigned long)&entry->code + entry->code;
+}
+
+static inline unsigned long jump_entry_target(const struct jump_entry *entry)
+{
+	return (unsigned long)&entry->target + entry->target;
+}
+
+static inline struct static_key *jump_entry_key(const struct jump_entry *entry)
+{
+	long offset = entry->key & ~3L;
+
+	return (struct static_key *)((unsigned long)&entry->key + offset);
+}
+
+static inline bool jump_entry_is_branch(const struct jump_entry *entry)
+{
+	return entry->key & 1;
+}
+
+static inline bool jump_entry_is_init(const struct jump_entry *entry)
+{
+	return entry->key & 2;
+}
+
+static inline void jump_entry_set_init(struct jump_entry *entry, bool set)
+{
+	if (set)
+		entry->key |= 2;
+	else
+		entry->key &= ~2;
+}
+
+extern struct jump_entry __start___jump_table[];
+extern struct jump_entry __stop___jump_table[];
+
+#define static_branch_likely(x)                                              \
+	({                                                                   \
+		bool branch;                                                 \
+		__static_branch_check(x);                                    \
+		if (__same_type(*(x), struct static_key_true))               \
+			branch = !arch_static_branch(&(x)->key, true);       \
+		else if (__same_type(*(x), struct static_key_false))         \
+			branch = !arch_static_branch_jump(&(x)->key, true);  \
+		else                                                         \
+			branch = ____wrong_branch_error();                   \
+		likely(branch);                                              \
+	})
+
+#define static_branch_unlikely(x)                                            \
+	({                                                                   \
+		bool branch;                                                 \
+		__static_branch_check(x);                                    \
+		if (__same_type(*(x), struct static_key_true))               \
+			branch = arch_static_branch_jump(&(x)->key, false);  \
+		else if (__same_type(*(x), struct static_key_false))         \
+			branch = arch_static_branch(&(x)->key, false);       \
+		else                                                         \
+			branch = ____wrong_branch_error();                   \
+		unlikely(branch);                                            \
+	})
+
+#else /* !CONFIG_JUMP_LABEL: a load, a test and a branch */
+
+#define static_branch_likely(x)                                              \
+	({                                                                   \
+		bool branch;                                                 \
+		__static_branch_check(x);                                    \
+		if (__same_type(*(x), struct static_key_true) ||             \
+		    __same_type(*(x), struct static_key_false))              \
+			branch = atomic_read(&(x)->key.enabled) > 0;         \
+		else                                                         \
+			branch = ____wrong_branch_error();                   \
+		likely(branch);                                              \
+	})
+
+#define static_branch_unlikely(x)                                            \
+	({                                                                   \
+		bool branch;                                                 \
+		__static_branch_check(x);                                    \
+		if (__same_type(*(x), struct static_key_true) ||             \
+		    __same_type(*(x), struct static_key_false))              \
+			branch = atomic_read(&(x)->key.enabled) > 0;         \
+		else                                                         \
+			branch = ____wrong_branch_error();                   \
+		unlikely(branch);                                            \
+	})
+
+#endif /* CONFIG_JUMP_LABEL */
+
+#define static_branch_maybe(config, x)                              \
+	(IS_ENABLED(config) ? static_branch_likely(x) :             \
+			      static_branch_unlikely(x))
+
+/* The key API (kernel/jump_label.c), the same with and without patching. */
+extern bool static_key_initialized;
+
+/* Filled in by jump_label_init(), for tests and benchmarks. */
+struct jump_label_stats {
+	unsigned int entries;
+	unsigned int keys;
+	unsigned int short_sites;
+};
+
+extern struct jump_label_stats jump_label_stats;
+
+void jump_label_init(void);
+void jump_label_init_ro(void);
+void jump_label_lock(void);
+void jump_label_unlock(void);
+int jump_label_text_reserved(void *start, void *end);
+
+bool static_key_fast_inc_not_disabled(struct static_key *key);
+bool static_key_slow_inc(struct static_key *key);
+bool static_key_slow_inc_cpuslocked(struct static_key *key);
+void static_key_slow_dec(struct static_key *key);
+void static_key_slow_dec_cpuslocked(struct static_key *key);
+void static_key_enable(struct static_key *key);
+void static_key_enable_cpuslocked(struct static_key *key);
+void static_key_disable(struct static_key *key);
+void static_key_disable_cpuslocked(struct static_key *key);
+
+static inline int static_key_count(struct static_key *key)
+{
+	int n = atomic_read(&key->enabled);
+
+	return n < 0 ? 1 : n; /* -1: the first enable is in progress */
+}
+
+static inline bool __static_key_enabled(struct static_key *key)
+{
+	return static_key_count(key) > 0;
+}
+
+/* Accepts a struct static_key, static_key_true or static_key_false. */
+#define static_key_enabled(x)                                              \
+	({                                                                 \
+		if (!__same_type(*(x), struct static_key) &&               \
+		    !__same_type(*(x), struct static_key_true) &&          \
+		    !__same_type(*(x), struct static_key_false))           \
+			____wrong_branch_error();                          \
+		__static_key_enabled((struct static_key *)(x));            \
+	})
+
+#define static_branch_inc(x) static_key_slow_inc(&(x)->key)
+#define static_branch_dec(x) static_key_slow_dec(&(x)->key)
+#define static_branch_inc_cpuslocked(x) static_key_slow_inc_cpuslocked(&(x)->key)
+#define static_branch_dec_cpuslocked(x) static_key_slow_dec_cpuslocked(&(x)->key)
+#define static_branch_enable(x) static_key_enable(&(x)->key)
+#define static_branch_disable(x) static_key_disable(&(x)->key)
+#define static_branch_enable_cpuslocked(x) static_key_enable_cpuslocked(&(x)->key)
+#define static_branch_disable_cpuslocked(x) static_key_disable_cpuslocked(&(x)->key)
+
+/*
+ * The deprecated API, kept for old callers: a bare struct static_key,
+ * initialized with STATIC_KEY_INIT_TRUE/FALSE and tested with
+ * static_key_true()/static_key_false(). Every use warns; new code uses the
+ * typed keys and static_branch_likely()/unlikely().
+ */
+enum {
+	__static_key_init_true __attribute__((__deprecated__(
+		"STATIC_KEY_INIT_TRUE is deprecated: use DEFINE_STATIC_KEY_TRUE"))) = 1,
+	__static_key_init_false __attribute__((__deprecated__(
+		"STATIC_KEY_INIT_FALSE is deprecated: use DEFINE_STATIC_KEY_FALSE"))) = 0,
+};
+
+#define STATIC_KEY_INIT_TRUE                                     \
+	{ .enabled = ATOMIC_INIT(__static_key_init_true),         \
+	  .type = JUMP_TYPE_TRUE }
+#define STATIC_KEY_INIT_FALSE                                    \
+	{ .enabled = ATOMIC_INIT(__static_key_init_false),        \
+	  .type = JUMP_TYPE_FALSE }
+#define STATIC_KEY_INIT STATIC_KEY_INIT_FALSE
+
+#ifdef CONFIG_JUMP_LABEL
+static __always_inline __deprecated bool static_key_false(struct static_key *key)
+{
+	return arch_static_branch(key, false);
+}
+
+static __always_inline __deprecated bool static_key_true(struct static_key *key)
+{
+	return !arch_static_branch(key, true);
+}
+#else
+static __always_inline __deprecated bool static_key_false(struct static_key *key)
+{
+	return unlikely(atomic_read(&key->enabled) > 0);
+}
+
+static __always_inline __deprecated bool static_key_true(struct static_key *key)
+{
+	return likely(atomic_read(&key->enabled) > 0);
+}
+#endif
+
+#ifdef CONFIG_JUMP_LABEL_TEST
+/* Uses test keys before jump_label_init(): the tests check the catch-up. */
+void jump_label_test_early(void);
+#else
+static inline void jump_label_test_early(void)
+{
+}
+#endif
+
+#endif /* _LINUX_JUMP_LABEL_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_JUMP_LABEL_ARCH_H
+#define _LINUX_JUMP_LABEL_ARCH_H
+
+/*
+ * What an architecture supplies to kernel/jump_label.c, and under which
+ * conditions the generic code calls it. Generic code includes no other arch
+ * header for jump labels than <asm/jump_label.h>, which must define
+ * struct jump_entry ({s32 code, target, key}), arch_static_branch() and
+ * arch_static_branch_jump().
+ *
+ * Every hook below is called with jump_label_mutex held (jump_label_lock())
+ * and the CPU hotplug lock held for reading (cpus_read_lock()), from a
+ * context that may sleep, never from an interrupt.
+ */
+#include <linux/jump_label.h>
+
+/*
+ * Required. The length in bytes of the instruction at the entry's site
+ * (2 or 5 on x86). Only meaningful while no patch of the site is in flight.
+ */
+int arch_jump_entry_size(struct jump_entry *entry);
+
+/*
+ * Required. Non-fatal check that the site holds exactly the instruction of
+ * @type for its length and target. Returns 0, or -EINVAL after printing the
+ * site (%pS), the key (%pS), the expected and the found bytes.
+ */
+int arch_jump_label_check_site(struct jump_entry *entry,
+			       enum jump_label_type type);
+
+/*
+ * Required. Adds the change of the site to @type to the batch in progress.
+ * The site must hold the instruction of the opposite type; if not the arch
+ * refuses and panics with the diagnostic above (patching a site whose bytes
+ * we do not know would corrupt kernel text). Returns true if queued, false
+ * if the batch is full, in which case the caller applies the batch and
+ * queues the entry again. Nothing is written before
+ * arch_jump_label_transform_apply().
+ */
+bool arch_jump_label_transform_queue(struct jump_entry *entry,
+				     enum jump_label_type type);
+
+/*
+ * Required. Writes every queued change, as one batch. On return every site
+ * of the batch holds its new instruction on every CPU, and no CPU will
+ * execute an old one again.
+ */
+void arch_jump_label_transform_apply(void);
+
+#endif /* _LINUX_JUMP_LABEL_ARCH_H */

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static keys: the key state machine, the sorted jump table and the walk
+ * that hands a key's sites to the arch. See <linux/jump_label.h> for the
+ * API and the truth table, <linux/jump_label_arch.h> for the arch hooks.
+ *
+ * Locking: jump_label_mutex serializes every change of code. The count is
+ * changed without it only on the fast paths, which never cross 0 <-> 1:
+ * an inc of an enabled key (n > 0 -> n + 1) and a dec that stays above 0.
+ */
+#include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
+#include <linux/jump_label_arch.h>
+#include <linux/mutex.h>
+#include <linux/sort.h>
+
+static DEFINE_MUTEX(jump_label_mutex);
+bool static_key_initialized;
+/* Set by jump_label_init_ro(): __ro_after_init keys are frozen from then on. */
+static bool jump_label_ro_sealed;
+
+void jump_label_lock(void)
+{
+	mutex_lock(&jump_label_mutex);
+}
+
+void jump_label_unlock(void)
+{
+	mutex_unlock(&jump_label_mutex);
+}
+
+/*
+ * Misuse WARNs once per key and kind of misuse, naming the key and the
+ * caller; later misuses of the same kind on the same key stay quiet. The
+ * record is small: past its end every misuse warns.
+ */
+enum static_key_misuse {
+	MISUSE_BEFORE_INIT,
+	MISUSE_UNDERFLOW,
+	MISUSE_MIXED,
+	MISUSE_OVERFLOW,
+	MISUSE_SEALED,
+};
+
+static const char *const misuse_text[] = {
+	[MISUSE_BEFORE_INIT] = "used before jump_label_init()",
+	[MISUSE_UNDERFLOW] = "decremented below zero (unbalanced dec)",
+	[MISUSE_MIXED] = "enable/disable mixed with inc/dec",
+	[MISUSE_OVERFLOW] = "count would overflow INT_MAX",
+	[MISUSE_SEALED] = "changed after init, but it is read-only (_RO)",
+};
+
+static struct {
+	struct static_key *key;
+	enum static_key_misuse kind;
+} misuse_seen[64];
+static unsigned int nr_misuse_seen;
+
+static void static_key_misuse(struct static_key *key,
+			      enum static_key_misuse kind, unsigned long caller)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_misuse_seen; i++)
+		if (misuse_seen[i].key == key && misuse_seen[i].kind == kind)
+			return;
+	if (nr_misuse_seen < ARRAY_SIZE(misuse_seen)) {
+		misuse_seen[nr_misuse_seen].key = key;
+		misuse_seen[nr_misuse_seen++].kind = kind;
+	}
+	__warn(__FILE__, __LINE__, caller, "static key %pS %s (count %d)\n",
+	       key, misuse_text[kind], atomic_read(&key->enabled));
+}
+
+static bool static_key_sealed(struct static_key *key)
+{
+	return jump_label_ro_sealed && (void *)key >= (void *)__start_ro_after_init &&
+	       (void *)key < (void *)__end_ro_after_init;
+}
+
+/* Common entry checks; false if the key must not be touched at all. */
+static bool static_key_check_use(struct static_key *key, unsigned long caller)
+{
+	if (unlikely(!static_key_initialized))
+		static_key_misuse(key, MISUSE_BEFORE_INIT, caller);
+	if (unlikely(static_key_sealed(key))) {
+		static_key_misuse(key, MISUSE_SEALED, caller);
+		return false;
+	}
+	return true;
+}
+
+static void jump_label_update(struct static_key *key);
+
+/* n > 0 -> n + 1 without the lock; false at 0, while enabling, or INT_MAX. */
+static bool __static_key_inc_not_disabled(struct static_key *key)
+{
+	int v = atomic_read(&key->enabled);
+
+	do {
+		if (v <= 0 || v == INT_MAX)
+			return false;
+	} while (!atomic_try_cmpxchg(&key->enabled, &v, v + 1));
+	return true;
+}
+
+bool static_key_fast_inc_not_disabled(struct static_key *key)
+{
+	if (!static_key_check_use(key, _RET_IP_))
+		return false;
+	return __static_key_inc_not_disabled(key);
+}
+
+static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
+{
+	bool ret = true;
+	int v;
+
+	lockdep_assert_cpus_held();
+	if (!static_key_check_use(key, caller))
+		return false;
+	if (__static_key_inc_not_disabled(key))
+		return true;
+	jump_label_lock();
+	v = atomic_read(&key->enabled);
+	if (v == 0) {
+		/* -1 tells everyone the first enable is patching the code. */
+		atomic_set(&key->enabled, -1);
+		jump_label_update(key);
+		atomic_set_release(&key->enabled, 1);
+	} else if (!__static_key_inc_not_disabled(key)) {
+		static_key_misuse(key, MISUSE_OVERFLOW, caller);
+		ret = false;
+	}
+	jump_label_unlock();
+	return ret;
+}
+
+bool static_key_slow_inc_cpuslocked(struct static_key *key)
+{
+	return __static_key_slow_inc(key, _RET_IP_);
+}
+
+bool static_key_slow_inc(struct static_key *key)
+{
+	bool ret;
+
+	cpus_read_lock();
+	ret = __static_key_slow_inc(key, _RET_IP_);
+	cpus_read_unlock();
+	return ret;
+}
+
+static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
+{
+	int v;
+
+	lockdep_assert_cpus_held();
+	if (!static_key_check_use(key, caller))
+		return;
+	/* Fast path: the count stays above zero, no code changes. */
+	v = atomic_read(&key->enabled);
+	while (v > 1)
+		if (atomic_try_cmpxchg(&key->enabled, &v, v - 1))
+			return;
+	jump_label_lock();
+	v = atomic_read(&key->enabled);
+	for (;;) {
+		if (v <= 0) {
+			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+			break;
+		}
+		if (!atomic_try_cmpxchg(&key->enabled, &v, v - 1))
+			continue;
+		if (v == 1)
+			jump_label_update(key);
+		break;
+	}
+	jump_label_unlock();
+}
+
+void static_key_slow_dec_cpuslocked(struct static_key *key)
+{
+	__static_key_slow_dec(key, _RET_IP_);
+}
+
+void static_key_slow_dec(struct static_key *key)
+{
+	cpus_read_lock();
+	__static_key_slow_dec(key, _RET_IP_);
+	cpus_read_unlock();
+}
+
+static void __static_key_enable(struct static_key *key, unsigned long caller)
+{
+	int v;
+
+	lockdep_assert_cpus_held();
+	if (!static_key_check_use(key, caller))
+		return;
+	v = atomic_read(&key->enabled);
+	if (v > 0) {
+		if (v != 1)
+			static_key_misuse(key, MISUSE_MIXED, caller);
+		return;
+	}
+	jump_label_lock();
+	v = atomic_read(&key->enabled);
+	if (v == 0) {
+		atomic_set(&key->enabled, -1);
+		jump_label_update(key);
+		atomic_set_release(&key->enabled, 1);
+	} else if (v != 1) {
+		static_key_misuse(key, MISUSE_MIXED, caller);
+	}
+	jump_label_unlock();
+}
+
+void static_key_enable_cpuslocked(struct static_key *key)
+{
+	__static_key_enable(key, _RET_IP_);
+}
+
+void static_key_enable(struct static_key *key)
+{
+	cpus_read_lock();
+	__static_key_enable(key, _RET_IP_);
+	cpus_read_unlock();
+}
+
+static void __static_key_disable(struct static_key *key, unsigned long caller)
+{
+	int v;
+
+	lockdep_assert_cpus_held();
+	if (!static_key_check_use(key, caller))
+		return;
+	v = atomic_read(&key->enabled);
+	if (v != 1) {
+		if (v != 0)
+			static_key_misuse(key, MISUSE_MIXED, caller);
+		return;
+	}
+	jump_label_lock();
+	v = 1;
+	if (atomic_try_cmpxchg(&key->enabled, &v, 0))
+		jump_label_update(key);
+	else if (v != 0)
+		static_key_misuse(key, MISUSE_MIXED, caller);
+	jump_label_unlock();
+}
+
+void static_key_disable_cpuslocked(struct static_key *key)
+{
+	__static_key_disable(key, _RET_IP_);
+}
+
+void static_key_disable(struct static_key *key)
+{
+	cpus_read_lock();
+	__static_key_disable(key, _RET_IP_);
+	cpus_read_unlock();
+}
+
+struct jump_label_stats jump_label_stats;
+
+#ifdef CONFIG_JUMP_LABEL
+
+static struct jump_entry *static_key_entries(struct static_key *key)
+{
+	return (struct jump_entry *)(key->type & ~JUMP_TYPE_MASK);
+}
+
+static bool static_key_type(struct static_key *key)
+{
+	return key->type & JUMP_TYPE_TRUE;
+}
+
+static enum jump_label_type jump_label_type(struct jump_entry *entry)
+{
+	return __static_key_enabled(jump_entry_key(entry)) ^
+	       jump_entry_is_branch(entry);
+}
+
+/* The state the image was built in: the key's default. */
+static enum jump_label_type jump_label_init_type(struct jump_entry *entry)
+{
+	return static_key_type(jump_entry_key(entry)) ^ jump_entry_is_branch(entry);
+}
+
+
+/* Hands the key's sites to the arch as one batch. Called with the lock. */
+static void jump_label_update(struct static_key *key)
+{
+	struct jump_entry *entry = static_key_entries(key);
+
+	/* Before init the count changes alone; jump_label_init() catches up. */
+	if (!static_key_initialized || !entry)
+		return;
+	for (; entry < __stop___jump_table && jump_entry_key(entry) == key;
+	     entry++) {
+		/* Sites in freed init text no longer exist. */
+		if (jump_entry_is_init(entry) && !init_mem_available)
+			continue;
+		if (!arch_jump_label_transform_queue(entry, jump_label_type(entry))) {
+			arch_jump_label_transform_apply();
+			BUG_ON(!arch_jump_label_transform_queue(entry,
+							jump_label_type(entry)));
+		}
+	}
+	arch_jump_label_transform_apply();
+}
+
+static int jump_label_cmp(const void *a, const void *b)
+{
+	const struct jump_entry *ja = a, *jb = b;
+	unsigned long ka = (unsigned long)jump_entry_key(ja);
+	unsigned long kb = (unsigned long)jump_entry_key(jb);
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (jump_entry_code(ja) != jump_entry_code(jb))
+		return jump_entry_code(ja) < jump_entry_code(jb) ? -1 : 1;
+	return 0;
+}
+
+/* Moving an entry by delta bytes moves what its offsets point at: undo it. */
+static void jump_label_swap(void *a, void *b, int size)
+{
+	struct jump_entry *ja = a, *jb = b, tmp = *ja;
+	long delta = (long)a - (long)b;
+
+	ja->code = jb->code - delta;
+	ja->target = jb->target - delta;
+	ja->key = jb->key - delta;
+	jb->code = tmp.code + delta;
+	jb->target = tmp.target + delta;
+	jb->key = tmp.key + delta;
+}
+
+static bool within_init_text(unsigned long addr)
+{
+	return addr >= (unsigned long)__init_text_begin &&
+	       addr < (unsigned long)__init_text_end;
+}
+
+/*
+ * Sorts the table by (key, site), points each key at its first entry and
+ * marks the entries in init text. Keys changed before this point (which
+ * WARNed) get their sites patched to match their state now.
+ */
+void __init jump_label_init(void)
+{
+	struct jump_entry *iter, *start = __start___jump_table;
+	struct static_key *key = NULL;
+	unsigned int nr = __stop___jump_table - start, keys = 0, shorts = 0;
+
+	BUILD_BUG_ON(sizeof(struct jump_entry) != 12);
+	BUILD_BUG_ON(__alignof__(struct jump_entry) < 4); /* two flag bits */
+	if (static_key_initialized)
+		return;
+	cpus_read_lock();
+	jump_label_lock();
+	sort(start, nr, sizeof(*start), jump_label_cmp, jump_label_swap);
+	for (iter = start; iter < __stop___jump_table; iter++) {
+		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
+		shorts += arch_jump_entry_size(iter) == 2;
+		if (jump_entry_key(iter) != key) {
+			key = jump_entry_key(iter);
+			key->type = (unsigned long)iter | (key->type & JUMP_TYPE_MASK);
+			keys++;
+		}
+		if (jump_label_type(iter) != jump_label_init_type(iter) &&
+		    !arch_jump_label_transform_queue(iter, jump_label_type(iter)))
+			BUG();
+	}
+	arch_jump_label_transform_apply();
+	static_key_initialized = true;
+	jump_label_stats.entries = nr;
+	jump_label_stats.keys = keys;
+	jump_label_stats.short_sites = shorts;
+	jump_label_unlock();
+	cpus_read_unlock();
+	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes\n",
+		nr, keys, shorts, nr - shorts, nr * sizeof(*start));
+}
+
+/* Freezes the __ro_after_init keys; called just before they become RO. */
+void jump_label_init_ro(void)
+{
+	struct jump_entry *iter;
+	struct static_key *key = NULL;
+	unsigned int sealed = 0;
+
+	jump_label_lock();
+	jump_label_ro_sealed = true;
+	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
+		if (jump_entry_key(iter) == key)
+			continue;
+		key = jump_entry_key(iter);
+		sealed += static_key_sealed(key);
+	}
+	jump_label_unlock();
+	pr_info("jump_label: %u read-only keys sealed\n", sealed);
+}
+
+int jump_label_text_reserved(void *start, void *end)
+{
+	struct jump_entry *iter;
+	int ret = 0;
+
+	jump_label_lock();
+	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
+		unsigned long code = jump_entry_code(iter);
+
+		if (jump_entry_is_init(iter) && !init_mem_available)
+			continue;
+		if (code <= (unsigned long)end &&
+		    code + arch_jump_entry_size(iter) > (unsigned long)start) {
+			ret = 1;
+			break;
+		}
+	}
+	jump_label_unlock();
+	return ret;
+}
+
+#else /* !CONFIG_JUMP_LABEL: counts only, no code to patch */
+
+static void jump_label_update(struct static_key *key)
+{
+}
+
+void __init jump_label_init(void)
+{
+	static_key_initialized = true;
+	pr_info("jump_label: CONFIG_JUMP_LABEL=n, static branches are plain tests\n");
+}
+
+void jump_label_init_ro(void)
+{
+	jump_label_ro_sealed = true;
+}
+
+int jump_label_text_reserved(void *start, void *end)
+{
+	return 0;
+}
+
+#endif /* CONFIG_JUMP_LABEL */
