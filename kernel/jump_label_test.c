@@ -53,7 +53,7 @@ static noinline int jlt_old_true_fn(void)
 #define JLT_PAD() asm volatile(".skip 200, 0x90")
 
 #define JLT_UNLIKELY(name, key)                                       \
-	static noinline int name(void)                                \
+	static noinline __maybe_unused int name(void)                 \
 	{                                                             \
 		if (static_branch_unlikely(key))                      \
 			return 1;                                     \
@@ -68,7 +68,7 @@ static noinline int jlt_old_true_fn(void)
 	}
 
 #define JLT_LIKELY(name, key)                                         \
-	static noinline int name(void)                                \
+	static noinline __maybe_unused int name(void)                 \
 	{                                                             \
 		if (static_branch_likely(key))                        \
 			return 1;                                     \
