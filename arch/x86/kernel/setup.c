@@ -31,7 +31,7 @@ static void __init memory_init(void)
 				   e820_names[e->type] ? e820_names[e->type] :
 							 "unknown";
 
-		pr_info("BIOS-e820: [mem %#018llx-%#018llx] %s\n", e->addr,
+		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n", e->addr,
 			e->addr + e->size - 1, name);
 		if (e->type == E820_TYPE_RAM)
 			frame_add_ram(e->addr, e->size);
