@@ -29,7 +29,7 @@ LD := ld
 NM := nm
 OBJCOPY := objcopy
 HOSTCC := gcc
-CPUS ?= 1
+CPUS ?= 4
 MEM ?= 256M
 QEMU ?= qemu-system-x86_64
 CMDLINE ?=
@@ -259,7 +259,12 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
-	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json
+	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
+
+# Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
+# table, writes build/bench/results.json and a gnuplot plot.
+bench:
+	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench.py
 
 debug: deps $(O)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
@@ -281,6 +286,7 @@ help:
 	@echo 'Running:'
 	@echo '  run            - build the kernel and ISO, boot it under QEMU (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
+	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux (the default)'

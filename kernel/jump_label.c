@@ -15,6 +15,7 @@
 #include <linux/jump_label_arch.h>
 #include <linux/mutex.h>
 #include <linux/sort.h>
+#include <asm/processor.h>
 
 static DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;
@@ -356,6 +357,7 @@ void __init jump_label_init(void)
 	struct jump_entry *iter, *start = __start___jump_table;
 	struct static_key *key = NULL;
 	unsigned int nr = __stop___jump_table - start, keys = 0, shorts = 0;
+	u64 t0 = rdtsc();
 
 	BUILD_BUG_ON(sizeof(struct jump_entry) != 12);
 	BUILD_BUG_ON(__alignof__(struct jump_entry) < 4); /* two flag bits */
@@ -381,6 +383,7 @@ void __init jump_label_init(void)
 	jump_label_stats.entries = nr;
 	jump_label_stats.keys = keys;
 	jump_label_stats.short_sites = shorts;
+	jump_label_stats.init_cycles = rdtsc() - t0;
 	jump_label_unlock();
 	cpus_read_unlock();
 	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes\n",

@@ -5,8 +5,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
+#include <linux/irqflags.h>
 #include <linux/jump_label.h>
 #include <linux/moduleparam.h>
+#include <linux/smp.h>
 #include <asm/reboot.h>
 #include <asm/setup.h>
 #include <kunit/test.h>
@@ -58,6 +60,8 @@ void __init start_kernel(void)
 	parse_args(cmdline);
 	pr_info("Command line: %s\n", saved_command_line);
 	setup_arch();
+	smp_init();
+	local_irq_enable(); /* the boot CPU takes IPIs like the others */
 	jump_label_test_early();
 	jump_label_init();
 	do_initcalls();

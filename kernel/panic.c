@@ -1,25 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/smp.h>
 #include <asm/processor.h>
 #include <asm/reboot.h>
 #include <asm/stacktrace.h>
 
 unsigned long nr_warnings;
 
+/* The CPU that panics, or -1: the first one to get here owns the end. */
+static atomic_t panic_cpu = ATOMIC_INIT(-1);
+
 void __noreturn panic(const char *fmt, ...)
 {
 	static char buf[512];
-	static bool in_panic;
+	int this, old = -1;
 	va_list args;
 
 	local_irq_disable();
-	if (in_panic) /* a panic while panicking: stop quietly */
-		machine_power_off(QEMU_EXIT_PANIC);
-	in_panic = true;
+	this = smp_processor_id();
+	if (!atomic_try_cmpxchg(&panic_cpu, &old, this)) {
+		if (old == this) /* a panic while panicking: stop quietly */
+			machine_power_off(QEMU_EXIT_PANIC);
+		machine_halt(); /* leave the console to the panicking CPU */
+	}
+	smp_send_stop();
 	va_start(args, fmt);
 	vscnprintf(buf, sizeof(buf), fmt, args);
 	va_end(args);
 	pr_emerg("Kernel panic - not syncing: %s\n", buf);
+	pr_emerg("CPU: %d\n", this);
 	dump_stack();
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", buf);
 	machine_power_off(QEMU_EXIT_PANIC);
@@ -30,9 +40,10 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 {
 	va_list args;
 
-	nr_warnings++;
+	__atomic_fetch_add(&nr_warnings, 1, __ATOMIC_RELAXED);
 	pr_warn("------------[ cut here ]------------\n");
-	pr_warn("WARNING: at %s:%d %pS\n", file, line, (void *)caller);
+	pr_warn("WARNING: CPU: %u at %s:%d %pS\n", smp_processor_id(), file,
+		line, (void *)caller);
 	if (fmt) {
 		va_start(args, fmt);
 		vprintk(fmt, args);

@@ -3,10 +3,25 @@
  * printk: format into a line buffer and write it to the serial console when
  * its level is below the console log level. Messages carry their level as a
  * KERN_SOH prefix; KERN_CONT continues the previous line.
+ *
+ * printk_lock, taken with interrupts disabled, serializes the formatting
+ * and the output, so that lines from different CPUs do not interleave. It
+ * must never cost a message, least of all the one explaining a crash: a
+ * CPU that finds the lock held by itself (printk() reentered from a fault
+ * or a WARN inside printk()) prints from a buffer on its stack without the
+ * lock, and one that waits PRINTK_LOCK_TIMEOUT_US for another CPU (which
+ * died or was stopped while printing) breaks the lock.
  */
 #include <linux/kernel.h>
+#include <linux/delay.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 #include <asm/serial.h>
+
+#define PRINTK_LOCK_TIMEOUT_US 1000000
+#define PRINTK_EMERGENCY_SIZE 256
+
+static DEFINE_SPINLOCK(printk_lock);
 
 static int console_loglevel = CONFIG_LOG_LEVEL;
 core_param(loglevel, console_loglevel, int, 0644);
@@ -33,16 +48,16 @@ static int printk_get_level(const char **fmt)
 	return level;
 }
 
-int vprintk(const char *fmt, va_list args)
+/* Formats into buf and writes it out if its level is printed. */
+static int printk_emit(char *buf, size_t size, const char *fmt, va_list args)
 {
-	static char buf[1024];
 	static int last_level = LOGLEVEL_DEFAULT;
 	const char *text = buf;
 	int level, len;
 
 	/* The level may come from an argument ("%s", KERN_WARNING), as in
 	 * Linux, so it is parsed from the formatted text. */
-	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	len = vscnprintf(buf, size, fmt, args);
 	level = printk_get_level(&text);
 	if (level < 0)
 		level = last_level;
@@ -51,6 +66,61 @@ int vprintk(const char *fmt, va_list args)
 		return 0;
 	len -= text - buf;
 	serial_write(text, len);
+	return len;
+}
+
+static noinline int printk_emit_unlocked(const char *fmt, va_list args)
+{
+	char buf[PRINTK_EMERGENCY_SIZE];
+
+	return printk_emit(buf, sizeof(buf), fmt, args);
+}
+
+static __printf(1, 2) void printk_unlocked(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	printk_emit_unlocked(fmt, args);
+	va_end(args);
+}
+
+/* Takes printk_lock, see the top; false if this CPU holds it already. */
+static bool printk_lock_acquire(void)
+{
+	unsigned long us;
+	u32 holder;
+
+	if (spin_held_by_this_cpu(&printk_lock))
+		return false;
+	for (us = 0; us < PRINTK_LOCK_TIMEOUT_US; us++) {
+		if (spin_trylock(&printk_lock))
+			return true;
+		udelay(1);
+	}
+	holder = READ_ONCE(printk_lock.owner);
+	spin_lock_init(&printk_lock);
+	if (!spin_trylock(&printk_lock))
+		return false;
+	printk_unlocked(KERN_ERR "printk: lock broken: CPU%d held it for over %d ms\n",
+			(int)holder - 1, PRINTK_LOCK_TIMEOUT_US / 1000);
+	return true;
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	static char buf[1024];
+	unsigned long flags;
+	int len;
+
+	local_irq_save(flags);
+	if (printk_lock_acquire()) {
+		len = printk_emit(buf, sizeof(buf), fmt, args);
+		spin_unlock(&printk_lock);
+	} else {
+		len = printk_emit_unlocked(fmt, args);
+	}
+	local_irq_restore(flags);
 	return len;
 }
 

@@ -4,17 +4,18 @@
  * is free. Everything starts used (the bitmap is in .bss); the boot code
  * frees the RAM ranges of the memory map and then re-reserves what is taken
  * (the first MiB, the kernel image). Allocation is first fit from a rotating
- * hint.
+ * hint. frame_lock (interrupts disabled) covers the bitmap and the counts.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #define MAX_FRAMES ((unsigned long)CONFIG_PHYS_MEM_MAX_MB << (20 - PAGE_SHIFT))
-#define BITS_PER_LONG 64
 
 static unsigned long frame_free_map[MAX_FRAMES / BITS_PER_LONG];
 static unsigned long nr_free, nr_total, hint, max_pfn;
+static DEFINE_SPINLOCK(frame_lock);
 
 static bool frame_is_free(unsigned long pfn)
 {
@@ -35,7 +36,9 @@ void frame_add_ram(phys_addr_t base, phys_addr_t size)
 {
 	unsigned long pfn = ALIGN(base, PAGE_SIZE) >> PAGE_SHIFT;
 	unsigned long end = ALIGN_DOWN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long flags;
 
+	spin_lock_irqsave(&frame_lock, flags);
 	if (end > MAX_FRAMES) {
 		if (pfn < MAX_FRAMES)
 			pr_warn("frames: ignoring RAM above %d MiB\n",
@@ -50,13 +53,16 @@ void frame_add_ram(phys_addr_t base, phys_addr_t size)
 		nr_total++;
 	}
 	max_pfn = max(max_pfn, end);
+	spin_unlock_irqrestore(&frame_lock, flags);
 }
 
 void frame_reserve(phys_addr_t base, phys_addr_t size)
 {
 	unsigned long pfn = ALIGN_DOWN(base, PAGE_SIZE) >> PAGE_SHIFT;
 	unsigned long end = ALIGN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long flags;
 
+	spin_lock_irqsave(&frame_lock, flags);
 	for (; pfn < min(end, MAX_FRAMES); pfn++) {
 		if (!frame_is_free(pfn))
 			continue;
@@ -64,6 +70,7 @@ void frame_reserve(phys_addr_t base, phys_addr_t size)
 		nr_free--;
 		nr_total--;
 	}
+	spin_unlock_irqrestore(&frame_lock, flags);
 }
 
 /* The first run of n free frames at or after start, or 0 if none. */
@@ -87,29 +94,32 @@ static unsigned long find_free_run(unsigned long start, unsigned long n)
 
 phys_addr_t alloc_frames(unsigned long n)
 {
-	unsigned long pfn, i;
+	unsigned long pfn = 0, i, flags;
 
-	if (!n || n > nr_free)
-		return 0;
-	pfn = find_free_run(hint, n);
-	if (!pfn)
-		pfn = find_free_run(0, n);
-	if (!pfn)
-		return 0;
-	for (i = 0; i < n; i++)
-		frame_set(pfn + i, false);
-	nr_free -= n;
-	hint = pfn + n;
+	spin_lock_irqsave(&frame_lock, flags);
+	if (n && n <= nr_free) {
+		pfn = find_free_run(hint, n);
+		if (!pfn)
+			pfn = find_free_run(0, n);
+	}
+	if (pfn) {
+		for (i = 0; i < n; i++)
+			frame_set(pfn + i, false);
+		nr_free -= n;
+		hint = pfn + n;
+	}
+	spin_unlock_irqrestore(&frame_lock, flags);
 	return (phys_addr_t)pfn << PAGE_SHIFT;
 }
 
 void free_frames(phys_addr_t pa, unsigned long n)
 {
-	unsigned long pfn = pa >> PAGE_SHIFT, i;
+	unsigned long pfn = pa >> PAGE_SHIFT, i, flags;
 
+	spin_lock_irqsave(&frame_lock, flags);
 	if (WARN(!IS_ALIGNED(pa, PAGE_SIZE) || !pfn || pfn + n > max_pfn,
 		 "free_frames: bad range %#llx + %lu frames\n", pa, n))
-		return;
+		goto out;
 	for (i = 0; i < n; i++) {
 		if (WARN(frame_is_free(pfn + i), "free_frames: %#llx already free\n",
 			 (phys_addr_t)(pfn + i) << PAGE_SHIFT))
@@ -117,12 +127,18 @@ void free_frames(phys_addr_t pa, unsigned long n)
 		frame_set(pfn + i, true);
 		nr_free++;
 	}
+out:
+	spin_unlock_irqrestore(&frame_lock, flags);
 }
 
 /* Frames handed back by free_initmem() join the managed total. */
 void frame_grow(unsigned long n)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&frame_lock, flags);
 	nr_total += n;
+	spin_unlock_irqrestore(&frame_lock, flags);
 }
 
 phys_addr_t alloc_zeroed_frame(void)
@@ -136,15 +152,15 @@ phys_addr_t alloc_zeroed_frame(void)
 
 unsigned long nr_free_frames(void)
 {
-	return nr_free;
+	return READ_ONCE(nr_free);
 }
 
 unsigned long nr_total_frames(void)
 {
-	return nr_total;
+	return READ_ONCE(nr_total);
 }
 
 phys_addr_t max_phys_addr(void)
 {
-	return (phys_addr_t)max_pfn << PAGE_SHIFT;
+	return (phys_addr_t)READ_ONCE(max_pfn) << PAGE_SHIFT;
 }

@@ -4,11 +4,14 @@
  * carved from single frames, and whole contiguous frames above that. The
  * header records the class, or the frame count of a large block, and a
  * magic that kfree() checks: a pointer kmalloc did not return, or one freed
- * twice, WARNs and is ignored.
+ * twice, WARNs and is ignored. kmalloc_lock (interrupts disabled: funcs
+ * run by IPIs may allocate) covers the free lists and the headers of
+ * free objects; it is taken before the frame allocator's lock.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #define KMALLOC_MIN_SHIFT 5
@@ -31,6 +34,7 @@ struct free_object {
 };
 
 static struct free_object *free_lists[NR_CLASSES];
+static DEFINE_SPINLOCK(kmalloc_lock);
 
 static size_t class_size(unsigned int class)
 {
@@ -74,10 +78,24 @@ static void *kmalloc_large(size_t size)
 	return h + 1;
 }
 
+static void *kmalloc_small(unsigned int class)
+{
+	struct free_object *o = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&kmalloc_lock, flags);
+	if (free_lists[class] || refill_class(class)) {
+		o = free_lists[class];
+		free_lists[class] = o->next;
+		o->hdr.magic = KMALLOC_MAGIC;
+	}
+	spin_unlock_irqrestore(&kmalloc_lock, flags);
+	return o ? &o->hdr + 1 : NULL;
+}
+
 void *kmalloc(size_t size, gfp_t flags)
 {
 	unsigned int class = 0;
-	struct free_object *o;
 	void *p;
 
 	if (!size || size > (1UL << 40))
@@ -85,16 +103,10 @@ void *kmalloc(size_t size, gfp_t flags)
 	while (class < NR_CLASSES &&
 	       class_size(class) < size + sizeof(struct kmalloc_header))
 		class++;
-	if (class == NR_CLASSES) {
+	if (class == NR_CLASSES)
 		p = kmalloc_large(size);
-	} else {
-		if (!free_lists[class] && !refill_class(class))
-			return NULL;
-		o = free_lists[class];
-		free_lists[class] = o->next;
-		o->hdr.magic = KMALLOC_MAGIC;
-		p = &o->hdr + 1;
-	}
+	else
+		p = kmalloc_small(class);
 	if (p && (flags & __GFP_ZERO))
 		memset(p, 0, size);
 	return p;
@@ -138,19 +150,21 @@ void kfree(const void *p)
 {
 	struct kmalloc_header *h;
 	struct free_object *o;
+	unsigned long flags;
 
 	if (!p)
 		return;
+	/* Under the lock: of two CPUs freeing p at once, one sees it freed. */
+	spin_lock_irqsave(&kmalloc_lock, flags);
 	h = kmalloc_hdr(p);
-	if (!h)
-		return;
-	if (h->class == LARGE_CLASS) {
+	if (h && h->class == LARGE_CLASS) {
 		h->magic = KFREE_MAGIC;
 		free_frames(__pa(h), h->nframes);
-		return;
+	} else if (h) {
+		o = (struct free_object *)h;
+		o->hdr.magic = KFREE_MAGIC;
+		o->next = free_lists[h->class];
+		free_lists[h->class] = o;
 	}
-	o = (struct free_object *)h;
-	o->hdr.magic = KFREE_MAGIC;
-	o->next = free_lists[h->class];
-	free_lists[h->class] = o;
+	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }

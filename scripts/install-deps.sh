@@ -3,6 +3,7 @@
 #
 # Installs the Debian packages the build and the QEMU boot need, if any is
 # missing. As root it runs apt-get; otherwise it prints the command to run.
+# With --bench it also needs gnuplot (for make bench).
 set -e
 
 need=""
@@ -17,6 +18,9 @@ have grub-mkrescue || need="$need grub-common"
 have xorriso || need="$need xorriso"
 have mformat || need="$need mtools"
 /usr/bin/python3 -c 'import kconfiglib' 2>/dev/null || need="$need python3-kconfiglib"
+if [ "$1" = --bench ]; then
+	have gnuplot || need="$need gnuplot-nox"
+fi
 
 [ -z "$need" ] && exit 0
 

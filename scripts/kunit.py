@@ -15,7 +15,7 @@ Commands
       --kconfig_add FILE        Kconfig fragment merged into defconfig (repeatable)
       --filter GLOB             adds kunit.filter_glob=GLOB to the kernel command line
       --kernel_args ARG         extra kernel command line text (repeatable)
-      --cpus N                  QEMU -smp (default 1)
+      --cpus N                  QEMU -smp (default 4)
       --timeout S               kill QEMU after S seconds (default 300)
       --build_dir DIR           default <repo>/build/kunit
       --icount                  deterministic QEMU timing (-icount shift=0,...)
@@ -838,7 +838,7 @@ class RunConfig:
     fragments: list = field(default_factory=list)   # absolute paths
     filter: str | None = None
     kernel_args: list = field(default_factory=list)
-    cpus: int = 1
+    cpus: int = 4
     timeout: float = 300
     icount: bool = False
     qemu_args: str = ''
@@ -1196,8 +1196,8 @@ def positive_float(text):
 
 
 def add_qemu_options(parser):
-    parser.add_argument('--cpus', type=positive_int, default=1, metavar='N',
-                        help='number of virtual CPUs (default 1)')
+    parser.add_argument('--cpus', type=positive_int, default=4, metavar='N',
+                        help='number of virtual CPUs (default 4)')
     parser.add_argument('--timeout', type=positive_float, default=300, metavar='S',
                         help='seconds before QEMU is killed (default 300)')
     parser.add_argument('--icount', action='store_true',

@@ -5,6 +5,7 @@
 #define EPERM 1
 #define ENOENT 2
 #define EIO 5
+#define ENXIO 6
 #define E2BIG 7
 #define ENOEXEC 8
 #define EAGAIN 11
@@ -18,5 +19,6 @@
 #define ERANGE 34
 #define ENOSYS 38
 #define EOVERFLOW 75
+#define ETIMEDOUT 110
 
 #endif /* _LINUX_ERRNO_H */

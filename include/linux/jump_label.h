@@ -235,6 +235,7 @@ struct jump_label_stats {
 	unsigned int entries;
 	unsigned int keys;
 	unsigned int short_sites;
+	u64 init_cycles;	/* jump_label_init()'s own cost (rdtsc) */
 };
 
 extern struct jump_label_stats jump_label_stats;

@@ -7,14 +7,18 @@
 #include <linux/compiler.h>
 
 /*
- * A sleeping lock's interface over a test-and-set lock: there is no
- * scheduler yet, so a contended mutex spins. Taking a mutex the caller
- * already holds is a deadlock in Linux; here it is a BUG naming the lock.
+ * A sleeping lock's interface over a test-and-test-and-set lock: there is
+ * no scheduler yet, so a contended mutex spins (with interrupts as they
+ * are: a waiter keeps taking IPIs if they are enabled). Taking a mutex the
+ * same CPU already holds is a deadlock in Linux; here it is a panic naming
+ * the lock. owner is the holder's CPU + 1, 0 when free; only the holder
+ * writes it.
  */
 struct mutex {
 	atomic_t locked;
+	unsigned int owner;
 	const char *name;
-	unsigned long owner_ip; /* where the holder took it, for the BUG */
+	unsigned long owner_ip; /* where the holder took it, for the panic */
 };
 
 #define __MUTEX_INITIALIZER(lockname) \
@@ -25,7 +29,9 @@ struct mutex {
 void mutex_lock(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
 bool mutex_is_locked(struct mutex *lock);
+/* True if this CPU holds lock. */
+bool mutex_is_owner(struct mutex *lock);
 
-#define lockdep_assert_held(l) WARN_ON_ONCE(!mutex_is_locked(l))
+#define lockdep_assert_held(l) WARN_ON_ONCE(!mutex_is_owner(l))
 
 #endif /* _LINUX_MUTEX_H */

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * From head_64.S to start_kernel(), and the architecture's part of boot:
- * traps, the memory map, the frame allocator and the kernel page tables.
+ * traps, the memory map, the frame allocator, the kernel page tables, the
+ * TSC, the CPUs and local APIC from ACPI, and the per-CPU areas.
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
+#include <asm/acpi.h>
+#include <asm/apic.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/serial.h>
 #include <asm/setup.h>
 #include <asm/traps.h>
+#include <asm/tsc.h>
 
 void start_kernel(void);
 __visible void x86_64_start_kernel(u32 magic, u32 info);
@@ -59,10 +64,20 @@ void __init setup_arch(void)
 	trap_init();
 	memory_init();
 	paging_init();
+	tsc_init();
+	if (acpi_boot_init())
+		pr_warn("smp: no usable MADT: only the boot CPU will run\n");
+	lapic_init();
+	setup_per_cpu_areas();
 }
 
 __visible void __init x86_64_start_kernel(u32 magic, u32 info)
 {
+	/*
+	 * Per-CPU data first, before anything may call smp_processor_id():
+	 * offset 0, the template itself, until setup_per_cpu_areas().
+	 */
+	wrmsr(MSR_GS_BASE, 0);
 	serial_init();
 	multiboot2_parse(magic, info);
 	start_kernel();

@@ -4,9 +4,13 @@
  *
  * Double faults and NMIs run on their own IST stacks so that they work even
  * when the kernel stack is gone. Every other vector uses the current stack.
+ * Each CPU has its own GDT, TSS and IST stacks (a struct cpu_entry_area:
+ * static for the boot CPU, allocated for the others); the IDT is shared.
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/extable.h>
 #include <asm/page.h>
@@ -48,10 +52,14 @@ struct desc_ptr {
 	u64 address;
 } __packed;
 
-static u64 gdt[GDT_ENTRIES] __aligned(16);
-static struct tss tss __aligned(16);
+struct cpu_entry_area {
+	u64 gdt[GDT_ENTRIES] __aligned(16);
+	struct tss tss __aligned(16);
+	u8 ist_stacks[2][IST_STACK_SIZE] __aligned(16);
+};
+
+static struct cpu_entry_area boot_entry_area __aligned(PAGE_SIZE);
 static struct idt_gate idt[256] __aligned(16);
-static u8 ist_stacks[2][IST_STACK_SIZE] __aligned(PAGE_SIZE);
 static struct int3_hook *int3_hooks;
 static irq_handler_t irq_handlers[256];
 
@@ -66,11 +74,12 @@ static const char *const exception_names[X86_TRAP_NR_EXCEPTIONS] = {
 	"SIMD floating point", "virtualization", "control protection",
 };
 
-static void __init gdt_init(void)
+static void gdt_init(struct cpu_entry_area *cea)
 {
-	u64 base = (u64)&tss;
-	u64 limit = sizeof(tss) - 1;
-	struct desc_ptr gdtr = { sizeof(gdt) - 1, (u64)gdt };
+	u64 *gdt = cea->gdt;
+	u64 base = (u64)&cea->tss;
+	u64 limit = sizeof(cea->tss) - 1;
+	struct desc_ptr gdtr = { sizeof(cea->gdt) - 1, (u64)gdt };
 
 	gdt[1] = 0x00af9a000000ffffULL; /* 64-bit code, DPL 0 */
 	gdt[2] = 0x00cf92000000ffffULL; /* data, DPL 0 */
@@ -78,9 +87,9 @@ static void __init gdt_init(void)
 	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[4] = base >> 32;
-	tss.ist[IST_DF - 1] = (u64)ist_stacks[0] + IST_STACK_SIZE;
-	tss.ist[IST_NMI - 1] = (u64)ist_stacks[1] + IST_STACK_SIZE;
-	tss.iomap_base = sizeof(tss);
+	cea->tss.ist[IST_DF - 1] = (u64)cea->ist_stacks[0] + IST_STACK_SIZE;
+	cea->tss.ist[IST_NMI - 1] = (u64)cea->ist_stacks[1] + IST_STACK_SIZE;
+	cea->tss.iomap_base = sizeof(cea->tss);
 
 	asm volatile("lgdt %0" : : "m"(gdtr));
 	/* Reload CS through a far return, then the data segments and TR. */
@@ -119,16 +128,26 @@ void cpu_load_idt(void)
 	asm volatile("lidt %0" : : "m"(idtr));
 }
 
+struct cpu_entry_area *cpu_entry_area_alloc(void)
+{
+	return kzalloc(sizeof(struct cpu_entry_area), GFP_KERNEL);
+}
+
+void cpu_init_exception_handling(struct cpu_entry_area *cea)
+{
+	gdt_init(cea);
+	cpu_load_idt();
+}
+
 void __init trap_init(void)
 {
 	unsigned int v;
 
-	gdt_init();
 	for (v = 0; v < 256; v++)
 		set_gate(v, 0);
 	set_gate(X86_TRAP_DF, IST_DF);
 	set_gate(X86_TRAP_NMI, IST_NMI);
-	cpu_load_idt();
+	cpu_init_exception_handling(&boot_entry_area);
 }
 
 void register_int3_hook(struct int3_hook *hook)
@@ -158,8 +177,8 @@ void set_irq_handler(unsigned int vector, irq_handler_t handler)
 void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
 {
 	local_irq_disable();
-	pr_emerg("Oops: %s, error code 0x%lx (vector %lu)\n", str, err,
-		 regs->vector);
+	pr_emerg("Oops: %s, error code 0x%lx (vector %lu) on CPU%u\n", str,
+		 err, regs->vector, smp_processor_id());
 	show_regs(regs);
 	show_stack_from(regs->rbp, KERN_EMERG);
 	panic("Fatal exception: %s", str);
@@ -210,6 +229,9 @@ __visible void do_exception(struct pt_regs *regs)
 	case X86_TRAP_PF:
 		do_page_fault(regs, regs->error_code);
 		return;
+	case X86_TRAP_NMI:
+		smp_stop_nmi_check(); /* no return if panic() stops CPUs */
+		break;
 	case X86_TRAP_GP:
 	case X86_TRAP_UD:
 		if (fixup_exception(regs, v, regs->error_code))

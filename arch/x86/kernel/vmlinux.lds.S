@@ -50,6 +50,10 @@ SECTIONS
 		KEEP(*(.kunit_test_suites))
 		__kunit_suites_end = .;
 		. = ALIGN(8);
+		__bench_cases_start = .;
+		KEEP(*(.bench_cases))
+		__bench_cases_end = .;
+		. = ALIGN(8);
 	} :rodata
 	. = ALIGN(PAGE_SIZE);
 	__end_rodata = .;
@@ -67,8 +71,9 @@ SECTIONS
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	__end_ro_after_init = .;
+	/* Not .data..*: those double-dot sections are placed on purpose. */
 	.data : LMA(.data) {
-		*(.data .data.*)
+		*(.data .data.[0-9a-zA-Z_]*)
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	_edata = .;
@@ -92,6 +97,12 @@ SECTIONS
 		__initcall_start = .;
 		KEEP(*(.initcall.init))
 		__initcall_end = .;
+		/* The per-CPU template: copied for each CPU, then freed. */
+		. = ALIGN(PAGE_SIZE);
+		__per_cpu_start = .;
+		*(.data..percpu)
+		. = ALIGN(64);
+		__per_cpu_end = .;
 	} :init
 	. = ALIGN(PAGE_SIZE);
 	__init_data_end = .;

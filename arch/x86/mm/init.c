@@ -11,13 +11,17 @@
  *                              the image's text and rodata is read-only, so
  *                              kernel text has no writable mapping at all;
  *   FIXADDR_START              fixmap slots (<asm/fixmap.h>);
- *   IOREMAP_START              uncached MMIO mappings.
+ *   IOREMAP_START              uncached MMIO mappings;
+ *   the AP trampoline's page   at its physical address, while APs start
+ *                              (the only use of the lower half).
  *
  * The boot page tables (head_64.S) and the identity map die with the switch.
+ * Every CPU runs on these same tables.
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/fixmap.h>
 #include <asm/pgtable.h>
@@ -99,10 +103,43 @@ pteval_t *lookup_pte(unsigned long va, bool *large)
 	return e && (*e & _PAGE_PRESENT) ? e : NULL;
 }
 
+struct flush_range {
+	unsigned long start, end;
+};
+
+static void do_flush_tlb_range(void *info)
+{
+	struct flush_range *r = info;
+	unsigned long va;
+
+	for (va = ALIGN_DOWN(r->start, PAGE_SIZE); va < r->end; va += PAGE_SIZE)
+		invlpg(va);
+}
+
+/* Every CPU runs on these tables, so every CPU forgets the old entries. */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
-	for (start = ALIGN_DOWN(start, PAGE_SIZE); start < end; start += PAGE_SIZE)
-		invlpg(start);
+	struct flush_range r = { start, end };
+
+	on_each_cpu(do_flush_tlb_range, &r, 1);
+}
+
+static void do_flush_tlb_all(void *unused)
+{
+	unsigned long cr4 = read_cr4();
+
+	/* Toggling CR4.PGE drops global entries too; a CR3 write the rest. */
+	if (cr4 & X86_CR4_PGE) {
+		write_cr4(cr4 & ~X86_CR4_PGE);
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+}
+
+void flush_tlb_all(void)
+{
+	on_each_cpu(do_flush_tlb_all, NULL, 1);
 }
 
 int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot)
@@ -152,6 +189,37 @@ void *ioremap(phys_addr_t pa, unsigned long size)
 		return NULL;
 	ioremap_next += size;
 	return (void *)(va + off);
+}
+
+int identity_map_low_page(phys_addr_t pa)
+{
+	if (WARN_ON(kernel_pgd[0] & _PAGE_PRESENT))
+		return -EBUSY;
+	return map_kernel_range(pa, pa, PAGE_SIZE, PAGE_KERNEL_EXEC, true);
+}
+
+/* Frees the table at pa, of the given level (1: PTEs), and those below. */
+static void free_table(phys_addr_t pa, int level)
+{
+	pteval_t *table = __va(pa);
+	int i;
+
+	for (i = 0; level > 1 && i < 512; i++)
+		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
+			free_table(table[i] & PTE_PFN_MASK, level - 1);
+	free_frame(pa);
+}
+
+void identity_unmap_low_pages(void)
+{
+	pteval_t pml4e = kernel_pgd[0];
+
+	if (!(pml4e & _PAGE_PRESENT))
+		return;
+	kernel_pgd[0] = 0;
+	/* No CPU may walk the tables any more once their frames are reused. */
+	flush_tlb_all();
+	free_table(pml4e & PTE_PFN_MASK, 3);
 }
 
 static void __init map_image_section(void *start, void *end, pteval_t prot)

@@ -37,9 +37,20 @@ int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size,
 pteval_t *lookup_pte(unsigned long va, bool *large);
 /* Changes the protection of 4 KiB-mapped pages; -EINVAL if one isn't. */
 int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot);
+/* On every online CPU, waiting for all: the range, or the whole TLB. */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end);
+void flush_tlb_all(void);
 /* MMIO: maps size bytes at pa uncached and returns the address. */
 void *ioremap(phys_addr_t pa, unsigned long size);
+
+/*
+ * The lower half of the address space is empty but for this: the page at
+ * pa (below 4 GiB) mapped read-only and executable at virtual address pa,
+ * for the APs' trampoline. identity_unmap_low_pages() removes it, flushes
+ * every CPU's TLB and frees the page tables the mapping needed.
+ */
+int identity_map_low_page(phys_addr_t pa);
+void identity_unmap_low_pages(void);
 
 void paging_init(void);
 

@@ -4,9 +4,17 @@
 
 #include <linux/types.h>
 
+#define X86_EFLAGS_IF (1UL << 9)
+#define X86_CR0_PE (1UL << 0)
 #define X86_CR0_WP (1UL << 16)
+#define X86_CR0_PG (1UL << 31)
+#define X86_CR4_PAE (1UL << 5)
 #define X86_CR4_PGE (1UL << 7)
+#define MSR_IA32_APICBASE 0x1b
 #define MSR_EFER 0xc0000080
+#define MSR_GS_BASE 0xc0000101
+#define EFER_LME (1UL << 8)
+#define EFER_LMA (1UL << 10)
 #define EFER_NX (1UL << 11)
 
 static inline void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
@@ -62,6 +70,16 @@ static inline void cpu_relax(void)
 static inline void halt(void)
 {
 	asm volatile("hlt" ::: "memory");
+}
+
+/*
+ * Enables interrupts and halts until one arrives. The sti takes effect only
+ * after the next instruction, so an interrupt that is already pending still
+ * wakes the hlt instead of slipping in between: the idle loop's primitive.
+ */
+static inline void safe_halt(void)
+{
+	asm volatile("sti; hlt" ::: "memory");
 }
 
 static inline void local_irq_disable(void)

@@ -53,8 +53,18 @@ void unregister_int3_hook(struct int3_hook *hook);
 typedef void (*irq_handler_t)(struct pt_regs *regs);
 void set_irq_handler(unsigned int vector, irq_handler_t handler);
 
+/* Builds the IDT; sets up the boot CPU as below. */
 void trap_init(void);
 void cpu_load_idt(void);
+
+/*
+ * A CPU's GDT, TSS and IST stacks. cpu_init_exception_handling() loads
+ * them on the calling CPU, with the shared IDT: each CPU runs it on itself,
+ * the APs with an area from cpu_entry_area_alloc() (NULL: no memory).
+ */
+struct cpu_entry_area;
+struct cpu_entry_area *cpu_entry_area_alloc(void);
+void cpu_init_exception_handling(struct cpu_entry_area *cea);
 void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err);
 
 #endif /* _ASM_X86_TRAPS_H */

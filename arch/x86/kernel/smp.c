@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86 half of <linux/smp.h>'s IPIs: the call-function vector, and
+ * stopping the other CPUs for panic() with NMIs, which reach a CPU even
+ * while it spins with interrupts disabled.
+ */
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/init.h>
+#include <linux/smp.h>
+#include <asm/apic.h>
+#include <asm/reboot.h>
+#include <asm/traps.h>
+
+#define STOP_TIMEOUT_MS 100
+
+static bool cpus_stopping;
+
+static void call_function_interrupt(struct pt_regs *regs)
+{
+	/*
+	 * EOI first: a request queued from now on raises a new interrupt,
+	 * even while a func below runs with interrupts enabled.
+	 */
+	apic_eoi();
+	flush_smp_call_function_queue();
+}
+
+/* The IDT is shared: one handler serves every CPU. */
+void __init smp_ipi_init(void)
+{
+	set_irq_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
+}
+
+void arch_send_call_function_single_ipi(unsigned int cpu)
+{
+	apic_send_ipi(x86_cpu_to_apicid[cpu],
+		      APIC_DM_FIXED | APIC_INT_ASSERT | CALL_FUNCTION_VECTOR);
+}
+
+void smp_send_stop(void)
+{
+	unsigned int cpu, this = smp_processor_id(), ms;
+
+	if (num_online_cpus() == 1)
+		return;
+	WRITE_ONCE(cpus_stopping, true);
+	for_each_online_cpu(cpu)
+		if (cpu != this)
+			apic_send_ipi(x86_cpu_to_apicid[cpu],
+				      APIC_DM_NMI | APIC_INT_ASSERT);
+	for (ms = 0; ms < STOP_TIMEOUT_MS && num_online_cpus() > 1; ms++)
+		mdelay(1);
+	if (num_online_cpus() > 1)
+		pr_emerg("smp: %u other CPUs did not stop\n",
+			 num_online_cpus() - 1);
+}
+
+void smp_stop_nmi_check(void)
+{
+	if (!READ_ONCE(cpus_stopping))
+		return;
+	set_cpu_online(smp_processor_id(), false);
+	machine_halt();
+}

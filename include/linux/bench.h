@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_BENCH_H
+#define _LINUX_BENCH_H
+
+/*
+ * Boot-time benchmarks, registered like KUnit suites and run instead of
+ * them when the command line says bench=GLOB. Each case reports figures as
+ * lines the host collects (scripts/bench.py):
+ *
+ *   BENCH {"name": "site_disabled_insns", "params": "", "value": 7.00, "unit": "insns"}
+ *
+ * and the run is reported as a KTAP suite "bench" (a case fails if it
+ * reported nothing), so the test runner can check that the path works.
+ *
+ * Under QEMU -icount shift=0 rdtsc counts executed instructions, exactly and
+ * reproducibly: bench_cycles() is that counter, and bench_empty_region()
+ * the cost of an empty timed region, to subtract.
+ */
+#include <linux/compiler.h>
+#include <linux/types.h>
+#include <asm/processor.h>
+
+struct bench_case {
+	const char *name;
+	void (*run)(void);
+};
+
+#define bench_case(case_name, fn)                                          \
+	static const struct bench_case __UNIQUE_ID(bench) __used             \
+		__section(".bench_cases") __aligned(sizeof(void *)) = {     \
+			.name = case_name,                                  \
+			.run = fn,                                          \
+		}
+
+/* Prints one figure. value is in hundredths, printed with two decimals. */
+void bench_report(const char *name, const char *params, u64 value_x100,
+		  const char *unit);
+
+/* Serialized instruction-count timestamps. */
+static __always_inline u64 bench_cycles(void)
+{
+	u32 lo, hi;
+
+	asm volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+u64 bench_empty_region(void);
+
+/* Per-iteration cost of fn() over n calls, in hundredths, region-corrected. */
+u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
+
+/* True when bench=GLOB was given; then bench_run_all() replaces KUnit. */
+bool bench_requested(void);
+int bench_run_all(void);
+
+#endif /* _LINUX_BENCH_H */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static key benchmarks (bench=GLOB on the command line; scripts/bench.py
+ * runs them under QEMU -icount, where they count instructions). The same
+ * file builds with CONFIG_JUMP_LABEL=y and =n, so the host can put the two
+ * side by side; the figures that only exist with patching are skipped
+ * with =n.
+ */
+#include <linux/kernel.h>
+#include <linux/bench.h>
+#include <linux/jump_label.h>
+#include <linux/smp.h>
+#include <asm/text-patching.h>
+
+#define BENCH_CALLS 10000
+
+DEFINE_STATIC_KEY_FALSE(jlb_site);
+static int jlb_value;
+static int jlb_rare_hits;
+
+static noinline int jlb_rare(void)
+{
+	return ++jlb_rare_hits;
+}
+
+/* The small function: one rare-path branch, then the common work. */
+static noinline int jlb_site_fn(void)
+{
+	if (static_branch_unlikely(&jlb_site))
+		jlb_rare();
+	return READ_ONCE(jlb_value);
+}
+
+static noinline int jlb_absent_fn(void)
+{
+	return READ_ONCE(jlb_value);
+}
+
+static void bench_site(void)
+{
+	bench_report("site_absent_insns", "",
+		     bench_per_call_x100(jlb_absent_fn, BENCH_CALLS), "insns");
+	bench_report("site_disabled_insns", "",
+		     bench_per_call_x100(jlb_site_fn, BENCH_CALLS), "insns");
+	static_branch_enable(&jlb_site);
+	bench_report("site_enabled_insns", "",
+		     bench_per_call_x100(jlb_site_fn, BENCH_CALLS), "insns");
+	static_branch_disable(&jlb_site);
+}
+bench_case("site", bench_site);
+
+/*
+ * A getppid()-like fast path with an audit-style rare branch: its size in
+ * the image (the host reads it with nm) is fastpath_bytes.
+ */
+struct jlb_task {
+	struct jlb_task *real_parent;
+	int tgid;
+};
+
+static struct jlb_task jlb_parent = { .tgid = 1 };
+static struct jlb_task jlb_task = { .real_parent = &jlb_parent, .tgid = 2 };
+static struct jlb_task *jlb_current = &jlb_task;
+DEFINE_STATIC_KEY_FALSE(jlb_audit);
+
+static noinline void jlb_audit_getppid(struct jlb_task *t)
+{
+	jlb_rare_hits += t->tgid;
+}
+
+noinline int jlb_getppid(void)
+{
+	struct jlb_task *t = READ_ONCE(jlb_current);
+
+	if (static_branch_unlikely(&jlb_audit))
+		jlb_audit_getppid(t);
+	return READ_ONCE(t->real_parent)->tgid;
+}
+
+static void bench_getppid(void)
+{
+	bench_report("getppid_insns", "",
+		     bench_per_call_x100(jlb_getppid, BENCH_CALLS), "insns");
+}
+bench_case("getppid", bench_getppid);
+
+/* inc + dec of an enabled key: the lockless fast paths. */
+static int jlb_inc_dec(void)
+{
+	static_branch_inc(&jlb_site);
+	static_branch_dec(&jlb_site);
+	return 0;
+}
+
+static void bench_inc_fast(void)
+{
+	static_branch_enable(&jlb_site);
+	bench_report("inc_fast_insns", "",
+		     bench_per_call_x100(jlb_inc_dec, BENCH_CALLS), "insns");
+	static_branch_disable(&jlb_site);
+}
+bench_case("inc_fast", bench_inc_fast);
+
+#ifdef CONFIG_JUMP_LABEL
+static void bench_table(void)
+{
+	struct jump_label_stats *s = &jump_label_stats;
+	u64 entry = sizeof(struct jump_entry);
+
+	bench_report("entry_bytes", "", 100 * entry, "bytes");
+	bench_report("table_bytes", "", 100 * entry * s->entries, "bytes");
+	bench_report("table_entries", "", 100ULL * s->entries, "entries");
+	bench_report("short_site_share", "", s->entries ?
+		     10000ULL * s->short_sites / s->entries : 0, "%");
+	bench_report("init_insns", "", 100 * s->init_cycles, "insns");
+	bench_report("init_insns_per_entry", "", s->entries ?
+		     100 * s->init_cycles / s->entries : 0, "insns");
+}
+bench_case("table", bench_table);
+
+/* Keys with 1, 56, 256 and 1,024 sites; each function runs all of one. */
+#define JLB_S1(k) n += static_branch_unlikely(&k);
+#define JLB_S8(k) JLB_S1(k) JLB_S1(k) JLB_S1(k) JLB_S1(k) \
+		  JLB_S1(k) JLB_S1(k) JLB_S1(k) JLB_S1(k)
+#define JLB_S56(k) JLB_S8(k) JLB_S8(k) JLB_S8(k) JLB_S8(k) \
+		   JLB_S8(k) JLB_S8(k) JLB_S8(k)
+#define JLB_S64(k) JLB_S56(k) JLB_S8(k)
+#define JLB_S256(k) JLB_S64(k) JLB_S64(k) JLB_S64(k) JLB_S64(k)
+#define JLB_FLIP_KEY(nr, body)                        \
+	DEFINE_STATIC_KEY_FALSE(jlb_flip##nr);         \
+	static noinline int jlb_flip##nr##_fn(void)    \
+	{                                              \
+		int n = 0;                             \
+							\
+		body                                   \
+		return n;                              \
+	}
+
+JLB_FLIP_KEY(1, JLB_S1(jlb_flip1))
+JLB_FLIP_KEY(56, JLB_S56(jlb_flip56))
+JLB_FLIP_KEY(256, JLB_S256(jlb_flip256))
+JLB_FLIP_KEY(1024, JLB_S256(jlb_flip1024) JLB_S256(jlb_flip1024)
+		   JLB_S256(jlb_flip1024) JLB_S256(jlb_flip1024))
+
+static const struct {
+	struct static_key_false *key;
+	int (*fn)(void);
+	unsigned int sites;
+} jlb_flips[] = {
+	{ &jlb_flip1, jlb_flip1_fn, 1 },
+	{ &jlb_flip56, jlb_flip56_fn, 56 },
+	{ &jlb_flip256, jlb_flip256_fn, 256 },
+	{ &jlb_flip1024, jlb_flip1024_fn, 1024 },
+};
+
+/* One enable and one disable; figures per flip. */
+static void bench_flip_one(unsigned int i, bool batched)
+{
+	struct text_poke_stats before = text_poke_stats;
+	unsigned long ipis = smp_stats.ipis_sent;
+	u64 empty = bench_empty_region(), t0, t;
+	char params[64];
+
+	text_poke_batching = batched;
+	t0 = bench_cycles();
+	static_branch_enable(jlb_flips[i].key);
+	static_branch_disable(jlb_flips[i].key);
+	t = bench_cycles() - t0 - empty;
+	text_poke_batching = true;
+	snprintf(params, sizeof(params), "sites=%u,%s,cpus=%u",
+		 jlb_flips[i].sites, batched ? "batched" : "unbatched",
+		 num_online_cpus());
+	bench_report("flip_insns", params, 50 * t, "insns");
+	bench_report("flip_sync_rounds", params,
+		     50 * (text_poke_stats.sync_rounds - before.sync_rounds),
+		     "rounds");
+	bench_report("flip_ipis", params, 50 * (smp_stats.ipis_sent - ipis),
+		     "IPIs");
+}
+
+static void bench_flip(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(jlb_flips); i++) {
+		bench_flip_one(i, true);
+		bench_flip_one(i, false);
+	}
+}
+bench_case("flip", bench_flip);
+
+/*
+ * int3 cost: with int3 on every site of the batch, one run of the key's
+ * function traps on each site; compared with a run after the flip, when
+ * the same sites are plain JMPs, the difference per site is one int3 hit.
+ */
+static struct {
+	int (*fn)(void);
+	u64 trapped;
+} jlb_int3;
+
+static void jlb_int3_hook(enum text_poke_step step)
+{
+	u64 empty = bench_empty_region(), t0;
+
+	if (step != TEXT_POKE_INT3_WRITTEN)
+		return;
+	t0 = bench_cycles();
+	jlb_int3.fn();
+	jlb_int3.trapped = bench_cycles() - t0 - empty;
+}
+
+static void bench_int3_one(unsigned int i)
+{
+	u64 empty, t0, plain;
+	char params[32];
+
+	jlb_int3.fn = jlb_flips[i].fn;
+	text_poke_test_hook = jlb_int3_hook;
+	static_branch_enable(jlb_flips[i].key);
+	text_poke_test_hook = NULL;
+	empty = bench_empty_region();
+	t0 = bench_cycles();
+	jlb_flips[i].fn();
+	plain = bench_cycles() - t0 - empty;
+	static_branch_disable(jlb_flips[i].key);
+	snprintf(params, sizeof(params), "batch=%u", jlb_flips[i].sites);
+	bench_report("int3_insns", params, jlb_int3.trapped > plain ?
+		     100 * (jlb_int3.trapped - plain) / jlb_flips[i].sites : 0,
+		     "insns");
+}
+
+static void bench_int3(void)
+{
+	bench_int3_one(0);
+	bench_int3_one(1);
+	bench_int3_one(3);
+}
+bench_case("int3", bench_int3);
+
+#else /* !CONFIG_JUMP_LABEL: no table, nothing to patch */
+
+static void bench_table(void)
+{
+	bench_report("table_bytes", "", 0, "bytes");
+	bench_report("table_entries", "", 0, "entries");
+}
+bench_case("table", bench_table);
+
+#endif /* CONFIG_JUMP_LABEL */
