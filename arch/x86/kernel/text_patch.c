@@ -1,20 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing kernel text. Text is mapped read-only and has no writable alias
- * (the direct map's copy of it is read-only too), so a write goes through a
- * fixmap slot mapped just for it: the physical page of the site is mapped
- * writable at FIX_TEXT_POKE0 (and the next page at FIX_TEXT_POKE1 when the
- * bytes straddle a page boundary), written, and unmapped again.
+ * Writing kernel text while other CPUs run it.
+ *
+ * Text is mapped read-only and has no writable alias (the direct map's copy
+ * of it is read-only too), so every write goes through a fixmap slot mapped
+ * just for it: the physical page is mapped writable at FIX_TEXT_POKE0 (and
+ * the next one at FIX_TEXT_POKE1 when the bytes straddle a page boundary),
+ * written and unmapped again. text_poke() is that write, for one CPU.
+ *
+ * A batch changes many instructions at once, safely for CPUs that may be
+ * executing them, with the int3 protocol:
+ *
+ *   1. publish the batch, sorted by address, and arm every CPU's reference;
+ *   2. write int3 (0xcc) over the first byte of every site;   sync all CPUs
+ *   3. write the rest of every site's new instruction;        sync all CPUs
+ *   4. write the first byte of every site's new instruction;  sync all CPUs
+ *      (with the other CPUs parked during the write, see below)
+ *   5. drop every CPU's reference (waiting for any still in the handler)
+ *      and retire the batch.
+ *
+ * Between 2 and 4 a CPU may execute an int3 at a site; poke_int3_handler()
+ * finds the site by binary search in the batch and emulates the new
+ * instruction, so every CPU sees either the old or the new instruction and
+ * never a torn one. "Sync" runs sync_core() on every online CPU through an
+ * IPI and waits: three rounds a batch, whatever its size. There is no limit
+ * on the size of a batch (Linux flushes every 256 sites).
+ *
+ * Each CPU takes a reference on the batch in its own per-CPU counter before
+ * looking at it, so the patching CPU can tell when no CPU is still inside
+ * the handler without a counter that every CPU writes.
  */
+#include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/fixmap.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/text-patching.h>
+#include <asm/traps.h>
 
 struct text_poke_stats text_poke_stats;
+static DEFINE_PER_CPU(unsigned long, int3_hits);
+
+/* text_poke.batch=0: one site per batch, three syncs each (for comparison). */
+bool text_poke_batching = true;
+core_param_named("text_poke.batch", text_poke_batching, bool);
+
+void (*text_poke_test_hook)(enum text_poke_step step);
 
 struct text_poke_loc {
 	void *addr;
@@ -24,6 +61,13 @@ struct text_poke_loc {
 
 static struct text_poke_loc *tp_vec;
 static unsigned int tp_nr, tp_cap;
+
+/* The batch being applied, as the int3 handler sees it. */
+static struct {
+	struct text_poke_loc *vec;
+	unsigned int nr;
+} bp_desc;
+static DEFINE_PER_CPU(atomic_t, bp_refs);
 
 static phys_addr_t text_virt_to_phys(unsigned long va)
 {
@@ -52,6 +96,11 @@ static void text_poke_write(unsigned long va, const u8 *src, size_t len)
 	clear_fixmap(FIX_TEXT_POKE0);
 }
 
+/*
+ * Callers serialize (jump_label_mutex): the fixmap slots are shared. The
+ * interrupts-off window keeps this CPU from running anything between the
+ * write and the check.
+ */
 void text_poke(void *addr, const void *opcode, size_t len)
 {
 	unsigned long flags = native_save_fl();
@@ -64,8 +113,221 @@ void text_poke(void *addr, const void *opcode, size_t len)
 		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
 		      (int)len, addr, (int)len, opcode);
 	text_poke_stats.pokes++;
-	if (flags & (1UL << 9))
+	if (flags & X86_EFLAGS_IF)
 		local_irq_enable();
+}
+
+static void do_sync_core(void *info)
+{
+	sync_core();
+}
+
+/* One round: every online CPU serializes its instruction stream. */
+void text_poke_sync(void)
+{
+	on_each_cpu(do_sync_core, NULL, 1);
+	text_poke_stats.sync_rounds++;
+}
+
+/*
+ * A sync round in which the other CPUs are parked while write() runs: each
+ * one, in its sync IPI, checks in and spins until released, then
+ * serializes. Still one IPI per CPU, one round. On hardware the plain round
+ * would do; see step 4 in text_poke_bp_batch() for why the last write of a
+ * batch is made with everyone parked.
+ */
+struct tp_park {
+	atomic_t arrived;
+	atomic_t left;
+	bool released;
+};
+
+static void do_park(void *info)
+{
+	struct tp_park *park = info;
+
+	atomic_inc(&park->arrived);
+	while (!__atomic_load_n(&park->released, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	sync_core();
+	atomic_inc(&park->left);
+}
+
+static void text_poke_sync_parked(void (*write)(struct text_poke_loc *vec,
+						unsigned int nr),
+				  struct text_poke_loc *vec, unsigned int nr)
+{
+	struct tp_park park = { .released = false };
+	int others = num_online_cpus() - 1;
+
+	atomic_set(&park.arrived, 0);
+	atomic_set(&park.left, 0);
+	smp_call_function(do_park, &park, 0);
+	while (atomic_read_acquire(&park.arrived) < others)
+		cpu_relax();
+	write(vec, nr);
+	sync_core();
+	__atomic_store_n(&park.released, true, __ATOMIC_RELEASE);
+	while (atomic_read_acquire(&park.left) < others)
+		cpu_relax();
+	text_poke_stats.sync_rounds++;
+}
+
+unsigned long text_poke_int3_hits(void)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(int3_hits, cpu));
+	return sum;
+}
+
+/* A reference on the published batch, or false when there is none. */
+static bool bp_get(void)
+{
+	atomic_t *refs = this_cpu_ptr(&bp_refs);
+	int v = atomic_read(refs);
+
+	do {
+		if (!v)
+			return false;
+	} while (!atomic_try_cmpxchg(refs, &v, v + 1));
+	return true;
+}
+
+static void bp_put(void)
+{
+	__atomic_fetch_sub(&this_cpu_ptr(&bp_refs)->counter, 1,
+			   __ATOMIC_RELEASE);
+}
+
+static struct text_poke_loc *bp_find(unsigned long ip)
+{
+	struct text_poke_loc *vec = READ_ONCE(bp_desc.vec);
+	long lo = 0, hi = (long)READ_ONCE(bp_desc.nr) - 1;
+
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+		unsigned long addr = (unsigned long)vec[mid].addr;
+
+		if (addr == ip)
+			return &vec[mid];
+		if (addr < ip)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* Where the new instruction at tp sends the CPU. */
+static unsigned long bp_emulate(const struct text_poke_loc *tp)
+{
+	unsigned long next = (unsigned long)tp->addr + tp->len;
+	s32 rel32;
+
+	switch (tp->opcode[0]) {
+	case JMP8_INSN_OPCODE:
+		return next + (s8)tp->opcode[1];
+	case JMP32_INSN_OPCODE:
+		memcpy(&rel32, tp->opcode + 1, sizeof(rel32));
+		return next + rel32;
+	default: /* a NOP */
+		return next;
+	}
+}
+
+/* The int3 hook: an int3 at a site of the batch in flight. */
+static bool poke_int3_handler(struct pt_regs *regs)
+{
+	struct text_poke_loc *tp;
+	bool handled = false;
+
+	if (!bp_get())
+		return false;
+	tp = bp_find(regs->ip - 1);
+	if (tp) {
+		regs->ip = bp_emulate(tp);
+		this_cpu_inc(int3_hits);
+		handled = true;
+	}
+	bp_put();
+	return handled;
+}
+
+static struct int3_hook poke_int3_hook = { .handler = poke_int3_handler };
+
+static void bp_arm(struct text_poke_loc *vec, unsigned int nr)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		atomic_set(&per_cpu(bp_refs, cpu), 1);
+	WRITE_ONCE(bp_desc.vec, vec);
+	WRITE_ONCE(bp_desc.nr, nr);
+	barrier(); /* x86 keeps stores in order: int3 after the batch */
+}
+
+static void bp_retire(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		atomic_t *refs = &per_cpu(bp_refs, cpu);
+
+		if (!atomic_dec_and_test(refs))
+			while (atomic_read_acquire(refs))
+				cpu_relax();
+	}
+	WRITE_ONCE(bp_desc.nr, 0);
+	WRITE_ONCE(bp_desc.vec, NULL);
+}
+
+static void bp_step(enum text_poke_step step)
+{
+	if (text_poke_test_hook)
+		text_poke_test_hook(step);
+}
+
+static void write_first_bytes(struct text_poke_loc *vec, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		text_poke(vec[i].addr, vec[i].opcode, 1);
+}
+
+/*
+ * Steps 1-5 of the protocol for vec[0..nr), sorted by address.
+ *
+ * Step 4 writes with the other CPUs parked. Real CPUs need only the
+ * serializing IPI, but under QEMU's multi-threaded TCG a CPU that was
+ * translating a site while it was written can keep a translation of the
+ * old bytes -- with the int3 -- that no later serialization discards, and
+ * run it after the batch is gone. With every CPU parked no translation is
+ * in flight, and the write discards every translation of the site.
+ */
+static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
+{
+	static const u8 int3 = INT3_INSN_OPCODE;
+	unsigned int i;
+
+	bp_arm(vec, nr);
+	for (i = 0; i < nr; i++)
+		text_poke(vec[i].addr, &int3, 1);
+	text_poke_sync();
+	bp_step(TEXT_POKE_INT3_WRITTEN);
+	for (i = 0; i < nr; i++)
+		if (vec[i].len > 1)
+			text_poke(vec[i].addr + 1, vec[i].opcode + 1,
+				  vec[i].len - 1);
+	text_poke_sync();
+	bp_step(TEXT_POKE_TAILS_WRITTEN);
+	text_poke_sync_parked(write_first_bytes, vec, nr);
+	bp_retire();
+	text_poke_stats.batches++;
+	text_poke_stats.sites += nr;
 }
 
 /* Makes room for one more change; false if memory ran out. */
@@ -92,13 +354,14 @@ void text_poke_queue(void *addr, const void *opcode, size_t len)
 	struct text_poke_loc *tp;
 
 	BUG_ON(len > POKE_MAX_OPCODE_SIZE);
-	/* Out of memory: write what is queued, then queue into the room. */
+	/* Out of memory: apply what is queued, then queue into the room. */
 	if (!text_poke_grow()) {
 		text_poke_finish();
-		if (!tp_cap) { /* not even a first queue: write it now */
-			text_poke(addr, opcode, len);
-			text_poke_stats.sites++;
-			text_poke_stats.batches++;
+		if (!tp_cap) { /* not even a first queue: a batch of one */
+			struct text_poke_loc one = { .addr = addr, .len = len };
+
+			memcpy(one.opcode, opcode, len);
+			text_poke_bp_batch(&one, 1);
 			return;
 		}
 	}
@@ -108,15 +371,30 @@ void text_poke_queue(void *addr, const void *opcode, size_t len)
 	memcpy(tp->opcode, opcode, len);
 }
 
+static int tp_cmp(const void *a, const void *b)
+{
+	unsigned long x = (unsigned long)((const struct text_poke_loc *)a)->addr;
+	unsigned long y = (unsigned long)((const struct text_poke_loc *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
 void text_poke_finish(void)
 {
+	static bool hooked;
 	unsigned int i;
 
 	if (!tp_nr)
 		return;
-	for (i = 0; i < tp_nr; i++)
-		text_poke(tp_vec[i].addr, tp_vec[i].opcode, tp_vec[i].len);
-	text_poke_stats.sites += tp_nr;
-	text_poke_stats.batches++;
+	if (!hooked) {
+		register_int3_hook(&poke_int3_hook);
+		hooked = true;
+	}
+	sort(tp_vec, tp_nr, sizeof(*tp_vec), tp_cmp, NULL);
+	if (text_poke_batching)
+		text_poke_bp_batch(tp_vec, tp_nr);
+	else
+		for (i = 0; i < tp_nr; i++)
+			text_poke_bp_batch(&tp_vec[i], 1);
 	tp_nr = 0;
 }
