@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/bench.h>
 #include <linux/jump_label.h>
+#include <linux/jump_label_arch.h>
 #include <linux/smp.h>
 #include <asm/text-patching.h>
 
@@ -68,6 +69,7 @@ static noinline void jlb_audit_getppid(struct jlb_task *t)
 	jlb_rare_hits += t->tgid;
 }
 
+int jlb_getppid(void);
 noinline int jlb_getppid(void)
 {
 	struct jlb_task *t = READ_ONCE(jlb_current);
@@ -102,6 +104,43 @@ static void bench_inc_fast(void)
 bench_case("inc_fast", bench_inc_fast);
 
 #ifdef CONFIG_JUMP_LABEL
+static int jlb_flip_key(struct static_key *key);
+
+/*
+ * The share of 2-byte sites among the sites written by hand: the keys of
+ * generated sites (the flip benchmarks', the tests' 1,024-site key) have
+ * dozens to thousands of sites in one function, whose out-of-line blocks
+ * all end up far away, so they are left out. The rest is real code.
+ */
+static void jlb_short_share_written(void)
+{
+	struct jump_entry *iter, *first = __start___jump_table;
+	unsigned int sites = 0, shorts = 0;
+
+	for (iter = __start___jump_table; iter <= __stop___jump_table; iter++) {
+		struct jump_entry *e;
+
+		if (iter < __stop___jump_table &&
+		    jump_entry_key(iter) == jump_entry_key(first))
+			continue;
+		if (iter - first <= 16 && !jlb_flip_key(jump_entry_key(first))) {
+			for (e = first; e < iter; e++) {
+				if (jump_entry_is_init(e)) /* freed by now */
+					continue;
+				shorts += arch_jump_entry_size(e) == 2;
+				sites++;
+			}
+		}
+		first = iter;
+	}
+	bench_report("short_site_share", "keys of <= 16 sites", sites ?
+		     10000ULL * shorts / sites : 0, "%");
+	bench_report("short_sites", "keys of <= 16 sites", 100ULL * shorts,
+		     "sites");
+	bench_report("long_sites", "keys of <= 16 sites",
+		     100ULL * (sites - shorts), "sites");
+}
+
 static void bench_table(void)
 {
 	struct jump_label_stats *s = &jump_label_stats;
@@ -110,8 +149,9 @@ static void bench_table(void)
 	bench_report("entry_bytes", "", 100 * entry, "bytes");
 	bench_report("table_bytes", "", 100 * entry * s->entries, "bytes");
 	bench_report("table_entries", "", 100ULL * s->entries, "entries");
-	bench_report("short_site_share", "", s->entries ?
+	bench_report("short_site_share", "all sites", s->entries ?
 		     10000ULL * s->short_sites / s->entries : 0, "%");
+	jlb_short_share_written();
 	bench_report("init_insns", "", 100 * s->init_cycles, "insns");
 	bench_report("init_insns_per_entry", "", s->entries ?
 		     100 * s->init_cycles / s->entries : 0, "insns");
@@ -152,6 +192,16 @@ static const struct {
 	{ &jlb_flip256, jlb_flip256_fn, 256 },
 	{ &jlb_flip1024, jlb_flip1024_fn, 1024 },
 };
+
+static int jlb_flip_key(struct static_key *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(jlb_flips); i++)
+		if (&jlb_flips[i].key->key == key)
+			return 1;
+	return 0;
+}
 
 /* One enable and one disable; figures per flip. */
 static void bench_flip_one(unsigned int i, bool batched)

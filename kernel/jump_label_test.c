@@ -12,6 +12,8 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <kunit/test.h>
 
@@ -515,22 +517,36 @@ static void jlt_sites_flip_bytes(struct kunit *test)
 static void jlt_sites_batches(struct kunit *test)
 {
 	struct text_poke_stats before = text_poke_stats;
+	/* Unbatched (text_poke.batch=0): every site is a batch of its own. */
+	unsigned long four = text_poke_batching ? 1 : 4;
+	unsigned long two = text_poke_batching ? 1 : 2;
 
 	static_branch_enable(&jlt_false);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + four);
 	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 4);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
+			before.sync_rounds + 3 * four);
 	static_branch_disable(&jlt_false);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2 * four);
 	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 8);
 
 	before = text_poke_stats;
 	static_branch_inc(&jlt_ref);
 	static_branch_inc(&jlt_ref);
 	static_branch_dec(&jlt_ref);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + two);
 	static_branch_dec(&jlt_ref);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2 * two);
 	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 4);
+}
+
+/* text_poke.batch=0 on the command line switches batching off. */
+static void jlt_sites_batch_param(struct kunit *test)
+{
+	bool off = strstr(saved_command_line, "text_poke.batch=0") ||
+		   strstr(saved_command_line, "text_poke.batch=n");
+
+	KUNIT_EXPECT_EQ(test, text_poke_batching, !off);
 }
 
 /* The table is sorted by (key, site) and each key points at its first entry. */
@@ -638,6 +654,7 @@ static struct kunit_case jlt_sites_cases[] = {
 	KUNIT_CASE(jlt_sites_initial),
 	KUNIT_CASE(jlt_sites_flip_bytes),
 	KUNIT_CASE(jlt_sites_batches),
+	KUNIT_CASE(jlt_sites_batch_param),
 	KUNIT_CASE(jlt_sites_table),
 	KUNIT_CASE(jlt_sites_early_and_ro),
 	KUNIT_CASE(jlt_sites_init_skipped),

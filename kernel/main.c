@@ -4,6 +4,7 @@
  * returns: rest_init() frees the init sections and must not come back.
  */
 #include <linux/kernel.h>
+#include <linux/bench.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/jump_label.h>
@@ -29,8 +30,11 @@ void __init do_initcalls(void)
 	}
 }
 
+/* bench=GLOB on the command line runs benchmarks instead of the tests. */
 static int run_tests(void)
 {
+	if (bench_requested())
+		return bench_run_all();
 	if (!IS_ENABLED(CONFIG_KUNIT))
 		return 0;
 	return kunit_run_all_tests();

@@ -51,7 +51,19 @@ u64 bench_empty_region(void);
 u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
 
 /* True when bench=GLOB was given; then bench_run_all() replaces KUnit. */
+#ifdef CONFIG_BENCH
 bool bench_requested(void);
 int bench_run_all(void);
+#else
+static inline bool bench_requested(void)
+{
+	return false;
+}
+
+static inline int bench_run_all(void)
+{
+	return 0;
+}
+#endif
 
 #endif /* _LINUX_BENCH_H */
