@@ -36,7 +36,7 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format $(config-targets)
+no-dot-config := help clean mrproper deps format bench $(config-targets)
 
 # The default goal.
 PHONY += all
