@@ -15,6 +15,7 @@
 #include <linux/jump_label_arch.h>
 #include <linux/mutex.h>
 #include <linux/sort.h>
+#include <linux/spinlock.h>
 #include <asm/processor.h>
 
 static DEFINE_MUTEX(jump_label_mutex);
@@ -59,18 +60,32 @@ static struct {
 } misuse_seen[64];
 static unsigned int nr_misuse_seen;
 
-static void static_key_misuse(struct static_key *key,
-			      enum static_key_misuse kind, unsigned long caller)
-{
-	unsigned int i;
+static DEFINE_SPINLOCK(misuse_lock);
 
-	for (i = 0; i < nr_misuse_seen; i++)
-		if (misuse_seen[i].key == key && misuse_seen[i].kind == kind)
-			return;
-	if (nr_misuse_seen < ARRAY_SIZE(misuse_seen)) {
+/* Records (key, kind); false if it was recorded before. */
+static bool static_key_misuse_first(struct static_key *key,
+				    enum static_key_misuse kind)
+{
+	unsigned long flags;
+	unsigned int i;
+	bool first = true;
+
+	spin_lock_irqsave(&misuse_lock, flags);
+	for (i = 0; i < nr_misuse_seen && first; i++)
+		first = misuse_seen[i].key != key || misuse_seen[i].kind != kind;
+	if (first && nr_misuse_seen < ARRAY_SIZE(misuse_seen)) {
 		misuse_seen[nr_misuse_seen].key = key;
 		misuse_seen[nr_misuse_seen++].kind = kind;
 	}
+	spin_unlock_irqrestore(&misuse_lock, flags);
+	return first;
+}
+
+static void static_key_misuse(struct static_key *key,
+			      enum static_key_misuse kind, unsigned long caller)
+{
+	if (!static_key_misuse_first(key, kind))
+		return;
 	__warn(__FILE__, __LINE__, caller, "static key %pS %s (count %d)\n",
 	       key, misuse_text[kind], atomic_read(&key->enabled));
 }
@@ -94,6 +109,18 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
 }
 
 static void jump_label_update(struct static_key *key);
+
+/*
+ * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
+ * that the first enable is under way. Called with jump_label_mutex held
+ * and the count at 0.
+ */
+static void static_key_enable_locked(struct static_key *key)
+{
+	atomic_set(&key->enabled, -1);
+	jump_label_update(key);
+	atomic_set_release(&key->enabled, 1);
+}
 
 /* n > 0 -> n + 1 without the lock; false at 0, while enabling, or INT_MAX. */
 static bool __static_key_inc_not_disabled(struct static_key *key)
@@ -127,10 +154,7 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		/* -1 tells everyone the first enable is patching the code. */
-		atomic_set(&key->enabled, -1);
-		jump_label_update(key);
-		atomic_set_release(&key->enabled, 1);
+		static_key_enable_locked(key);
 	} else if (!__static_key_inc_not_disabled(key)) {
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
@@ -209,13 +233,10 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 	}
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
-	if (v == 0) {
-		atomic_set(&key->enabled, -1);
-		jump_label_update(key);
-		atomic_set_release(&key->enabled, 1);
-	} else if (v != 1) {
+	if (v == 0)
+		static_key_enable_locked(key);
+	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
-	}
 	jump_label_unlock();
 }
 

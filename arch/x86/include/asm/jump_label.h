@@ -49,15 +49,11 @@ l_yes:
 	return true;
 }
 
+/* The same site: its initial state comes from the key (see above). */
 static __always_inline bool
 arch_static_branch_jump(struct static_key *const key, const bool branch)
 {
-	asm goto("1: jmp %l[l_yes]\n\t"
-		 JUMP_TABLE_ENTRY("%c0 + %c1", "%l[l_yes]")
-		 : : "i"(key), "i"(branch) : : l_yes);
-	return false;
-l_yes:
-	return true;
+	return arch_static_branch(key, branch);
 }
 
 #endif /* __ASSEMBLY__ */
