@@ -616,9 +616,14 @@ class Outcome:
     run_code: int | None = None       # code before --expect_failure inversion
     expect_failure: bool = False
     expected_ok: bool = False
+    expect_crash: bool = False
 
     def describe(self):
         counts = self.counts.final_line()
+        if self.expect_crash:
+            if self.expected_ok:
+                return 'expected crash observed, with the expected oops lines'
+            return f'FAILED: expected crash not observed as described; {self.reasons[-1]}'
         if self.expect_failure:
             if self.expected_ok:
                 return f'expected failure observed ({self.counts.failed} failed)'
@@ -999,7 +1004,8 @@ class PlanError(Exception):
 PLAN_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.+-]*')
 PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
-             'timeout': (int, float), 'expect_total': int}
+             'timeout': (int, float), 'expect_total': int,
+             'expect_crash': list}
 
 
 def _check_plan_value(where, key, value):
@@ -1072,6 +1078,27 @@ def check_expected_total(entry, outcome):
         outcome.code = EXIT_ERROR
 
 
+def check_expected_crash(entry, outcome, build_dir):
+    """"expect_crash": [regex, ...]: the kernel must panic (QEMU status 37)
+    and its serial log must match every regex, e.g. the oops lines."""
+    patterns = entry.get('expect_crash')
+    if patterns is None:
+        return
+    log = (Path(build_dir) / 'serial.log')
+    text = log.read_text(errors='replace') if log.exists() else ''
+    missing = [p for p in patterns if not re.search(p, text, re.MULTILINE)]
+    outcome.expect_failure = outcome.expect_crash = True
+    outcome.expected_ok = outcome.crashed and 'Kernel panic' in text and not missing
+    if outcome.code == EXIT_BUILD:
+        outcome.reasons.append('the build failed')
+    elif not outcome.crashed:
+        outcome.reasons.append('the kernel did not crash')
+    elif missing:
+        outcome.reasons.append(f'serial log lacks {missing[0]!r}')
+    outcome.code = EXIT_OK if outcome.expected_ok else EXIT_ERROR
+    print(f'expected crash: {outcome.describe()}')
+
+
 def print_plan_results(entries, outcomes):
     """Per-run outcome lines; returns the aggregate Counts."""
     total = Counts()
@@ -1106,8 +1133,10 @@ def cmd_plan(args):
     outcomes = []
     for entry in entries:
         print(f'==== run {entry["name"]} ====', flush=True)
-        outcome = execute_run(plan_run_config(entry, args, plan_dir))
+        config = plan_run_config(entry, args, plan_dir)
+        outcome = execute_run(config)
         check_expected_total(entry, outcome)
+        check_expected_crash(entry, outcome, config.build_dir)
         print(f'run {entry["name"]}: {outcome.describe()}')
         outcomes.append(outcome)
         if outcome.code == EXIT_INTERRUPTED:
