@@ -7,16 +7,16 @@
  * kernel.
  */
 #include <linux/kernel.h>
+#include <linux/init.h>
 #include <linux/uaccess.h>
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
 
-void show_stack_from(unsigned long bp, const char *lvl)
+static void show_frames(unsigned long bp, const char *lvl)
 {
 	unsigned long frame[2];
 	int depth;
 
-	printk("%sCall Trace:\n", lvl);
 	for (depth = 0; bp && depth < CONFIG_PANIC_BACKTRACE_DEPTH; depth++) {
 		if (!IS_ALIGNED(bp, sizeof(long)) ||
 		    copy_from_kernel_nofault(frame, (void *)bp, sizeof(frame)))
@@ -28,6 +28,38 @@ void show_stack_from(unsigned long bp, const char *lvl)
 			break; /* stacks grow down: a caller's frame is above */
 		bp = frame[0];
 	}
+}
+
+void show_stack_from(unsigned long bp, const char *lvl)
+{
+	printk("%sCall Trace:\n", lvl);
+	show_frames(bp, lvl);
+}
+
+static bool kernel_text_address(unsigned long addr)
+{
+	if (addr >= (unsigned long)_text && addr < (unsigned long)_etext)
+		return true;
+	return init_mem_available && addr >= (unsigned long)__init_text_begin &&
+	       addr < (unsigned long)__init_text_end;
+}
+
+/*
+ * The trace of an exception. gcc builds leaf functions without a frame
+ * record, so the frame chain starts at the caller's caller; the word on top
+ * of the stack, when it points into text, is probably the missing return
+ * address. It is printed first, marked "?" as not certain, as Linux does
+ * for addresses its unwinder cannot vouch for.
+ */
+void show_stack_regs(struct pt_regs *regs, const char *lvl)
+{
+	unsigned long top;
+
+	printk("%sCall Trace:\n", lvl);
+	if (!copy_from_kernel_nofault(&top, (void *)regs->sp, sizeof(top)) &&
+	    kernel_text_address(top))
+		printk("%s ? [<%016lx>] %pB\n", lvl, top, (void *)top);
+	show_frames(regs->rbp, lvl);
 }
 
 noinline void dump_stack(void)

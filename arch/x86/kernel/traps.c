@@ -180,7 +180,7 @@ void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
 	pr_emerg("Oops: %s, error code 0x%lx (vector %lu) on CPU%u\n", str,
 		 err, regs->vector, smp_processor_id());
 	show_regs(regs);
-	show_stack_from(regs->rbp, KERN_EMERG);
+	show_stack_regs(regs, KERN_EMERG);
 	panic("Fatal exception: %s", str);
 }
 

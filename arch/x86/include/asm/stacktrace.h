@@ -6,6 +6,8 @@
 
 /* Prints the return addresses of the frame-pointer chain starting at bp. */
 void show_stack_from(unsigned long bp, const char *lvl);
+/* For an exception: also the likely return address of a frameless leaf. */
+void show_stack_regs(struct pt_regs *regs, const char *lvl);
 void dump_stack(void);
 void show_regs(struct pt_regs *regs);
 
