@@ -31,6 +31,7 @@
  * the handler without a counter that every CPU writes.
  */
 #include <linux/atomic.h>
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -103,18 +104,17 @@ static void text_poke_write(unsigned long va, const u8 *src, size_t len)
  */
 void text_poke(void *addr, const void *opcode, size_t len)
 {
-	unsigned long flags = native_save_fl();
+	unsigned long flags;
 
 	BUG_ON(len > PAGE_SIZE);
-	local_irq_disable();
+	local_irq_save(flags);
 	text_poke_write((unsigned long)addr, opcode, len);
 	sync_core();
 	if (memcmp(addr, opcode, len))
 		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
 		      (int)len, addr, (int)len, opcode);
 	text_poke_stats.pokes++;
-	if (flags & X86_EFLAGS_IF)
-		local_irq_enable();
+	local_irq_restore(flags);
 }
 
 static void do_sync_core(void *info)
