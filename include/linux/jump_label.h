@@ -197,29 +197,15 @@ extern struct jump_entry __stop___jump_table[];
 
 #else /* !CONFIG_JUMP_LABEL: a load, a test and a branch */
 
-#define static_branch_likely(x)                                              \
-	({                                                                   \
-		bool branch;                                                 \
-		__static_branch_check(x);                                    \
-		if (__same_type(*(x), struct static_key_true) ||             \
-		    __same_type(*(x), struct static_key_false))              \
-			branch = atomic_read(&(x)->key.enabled) > 0;         \
-		else                                                         \
-			branch = ____wrong_branch_error();                   \
-		likely(branch);                                              \
+/* The count, read once; the type check fails the build for anything else. */
+#define __static_branch_read(x)                             \
+	({                                                  \
+		__static_branch_check(x);                   \
+		atomic_read(&(x)->key.enabled) > 0;         \
 	})
 
-#define static_branch_unlikely(x)                                            \
-	({                                                                   \
-		bool branch;                                                 \
-		__static_branch_check(x);                                    \
-		if (__same_type(*(x), struct static_key_true) ||             \
-		    __same_type(*(x), struct static_key_false))              \
-			branch = atomic_read(&(x)->key.enabled) > 0;         \
-		else                                                         \
-			branch = ____wrong_branch_error();                   \
-		unlikely(branch);                                            \
-	})
+#define static_branch_likely(x) likely(__static_branch_read(x))
+#define static_branch_unlikely(x) unlikely(__static_branch_read(x))
 
 #endif /* CONFIG_JUMP_LABEL */
 
