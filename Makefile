@@ -145,10 +145,10 @@ $(FIXDEP): scripts/basic/fixdep.c
 
 JL_FIXUP := $(O)/scripts/jump_label_fixup
 
-$(JL_FIXUP): scripts/jump_label_fixup.c
+$(JL_FIXUP): scripts/jump_label_fixup.c arch/x86/include/asm/jump_label_insn.h
 	$(quiet) HOSTCC $@
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(HOSTCC) -O2 -Wall -Wextra -Werror -Iarch/x86/include -o $@ $< -lelf
 
 # ---------------------------------------------------------------------------
 # Compilation. -MMD records header dependencies; fixdep turns the blanket
@@ -231,9 +231,9 @@ $(O)/kernel.iso: $(O)/vmlinux $(O)/cmdline scripts/mkiso.sh
 	$(quiet) ISO $@
 	$(Q)scripts/mkiso.sh $(O)/vmlinux $(O)/cmdline $@
 
-QEMU_ARGS = -cdrom $(O)/kernel.iso -m $(MEM) -smp $(CPUS) -display none \
-	    -no-reboot -monitor none -serial stdio \
-	    -device isa-debug-exit,iobase=0xf4,iosize=0x04
+# scripts/qemu.py builds the QEMU command line (the runner uses it too) and
+# turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
+QEMU_ARGS = --iso $(O)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
 
 PHONY += deps iso run test debug bench
 deps:
@@ -245,7 +245,7 @@ iso: $(O)/kernel.iso
 $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 
 run: deps $(O)/kernel.iso
-	$(Q)scripts/qemu-exit.sh $(QEMU) $(QEMU_ARGS)
+	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 
 # Build-time promises of the API: tests/build/*.c announce their outcome.
 PHONY += buildcheck
@@ -270,7 +270,7 @@ debug: deps $(O)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
 	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
 	@echo "    gdb -x $(O)/gdbinit"
-	$(Q)$(QEMU) $(QEMU_ARGS) -s -S
+	$(Q)$(PYTHON) scripts/qemu.py run --gdb $(QEMU_ARGS)
 
 PHONY += format clean mrproper help
 format:

@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The QEMU command line that boots the kernel ISO, and running it.
+
+command() is the one place the command line is built: `make run`,
+`make debug`, scripts/kunit.py (and so scripts/bench.py) all use it.
+Run "scripts/qemu.py run --help" for the command line interface.
+"""
+
+import argparse
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+DEFAULT_QEMU = 'qemu-system-x86_64'
+DEFAULT_MEM = '256M'
+ICOUNT = 'shift=0,align=off,sleep=off'
+
+# The kernel powers off through isa-debug-exit (port 0xf4), which makes QEMU
+# exit with (value << 1) | 1; status 0 is a reset (triple fault), since
+# QEMU runs with -no-reboot.
+STATUS_PASS, STATUS_FAIL, STATUS_PANIC, STATUS_RESET = 33, 35, 37, 0
+
+# `qemu.py run` exit code and message for each QEMU status; any other
+# status exits with 2.
+RUN_EXITS = {
+    STATUS_PASS: (0, None),
+    STATUS_FAIL: (1, 'kernel reported failed tests'),
+    STATUS_PANIC: (2, 'kernel panic'),
+    STATUS_RESET: (2, 'the machine reset (triple fault?)'),
+}
+EXIT_INTERRUPTED = 130
+
+
+def default_qemu():
+    """$KUNIT_QEMU split like a shell would, else qemu-system-x86_64."""
+    return shlex.split(os.environ.get('KUNIT_QEMU', '')) or [DEFAULT_QEMU]
+
+
+def command(iso, cpus=4, mem=DEFAULT_MEM, icount=False, gdb=False,
+            extra=(), qemu=None):
+    """The argv that boots iso with the serial console on stdio.
+
+    icount: deterministic timing, rdtsc counts instructions; gdb: halt at
+    the start with a gdb stub on port 1234; extra: more QEMU arguments;
+    qemu: the QEMU command as a list (default: default_qemu()).
+    """
+    argv = list(qemu or default_qemu())
+    argv += ['-cdrom', str(iso), '-m', mem, '-smp', str(cpus),
+             '-display', 'none', '-no-reboot', '-monitor', 'none',
+             '-serial', 'stdio',
+             '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04']
+    if icount:
+        argv += ['-icount', ICOUNT]
+    if gdb:
+        argv += ['-s', '-S']
+    return argv + list(extra)
+
+
+# ---------------------------------------------------------------------------
+# Booting with a timeout, the serial console streamed line by line
+# ---------------------------------------------------------------------------
+
+@dataclass
+class QemuResult:
+    timeout: float
+    status: int | None = None         # negative: killed by that signal
+    timed_out: bool = False
+    interrupted: bool = False
+    error: str | None = None          # QEMU could not be started
+    elapsed: float = 0.0
+
+    def describe(self):
+        if self.error:
+            return 'did not start'
+        if self.interrupted:
+            return 'interrupted'
+        if self.timed_out:
+            return f'killed after {self.timeout:g}s timeout'
+        return f'exit status {self.status}'
+
+
+def _pump(stream, lines):
+    """Reader thread: decoded serial lines into a queue, None at EOF."""
+    try:
+        for raw in iter(stream.readline, b''):
+            lines.put(raw.decode('utf-8', 'replace').rstrip('\r\n'))
+    finally:
+        lines.put(None)
+
+
+def _kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stream(proc, lines, deadline, on_line):
+    """Pass lines to on_line until the output ends.
+
+    Returns 'eof', 'timeout', or 'orphaned' (QEMU exited but something it
+    started still holds the serial pipe open).
+    """
+    exited_at = None
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return 'timeout'
+        try:
+            line = lines.get(timeout=min(0.5, deadline - now))
+        except queue.Empty:
+            if proc.poll() is not None:
+                exited_at = exited_at or now
+                if now - exited_at > 2:
+                    return 'orphaned'
+            continue
+        if line is None:
+            return 'eof'
+        on_line(line)
+
+
+def _drain(lines, on_line):
+    while True:
+        try:
+            line = lines.get_nowait()
+        except queue.Empty:
+            return
+        if line is not None:
+            on_line(line)
+
+
+def boot(argv, timeout, on_line, stderr_path):
+    """Run argv, calling on_line(line) for each serial line; kill it after
+    timeout seconds.  QEMU's stderr goes to stderr_path."""
+    result = QemuResult(timeout=timeout)
+    start = time.monotonic()
+    deadline = start + timeout
+    with open(stderr_path, 'wb') as stderr:
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=stderr,
+                                    start_new_session=True)
+        except OSError as exc:
+            result.error = f'cannot run {argv[0]}: {exc.strerror}'
+            return result
+        lines = queue.Queue()
+        reader = threading.Thread(target=_pump, args=(proc.stdout, lines),
+                                  daemon=True)
+        reader.start()
+        clean = False
+        try:
+            end = _stream(proc, lines, deadline, on_line)
+            result.timed_out = end == 'timeout'
+            if end == 'eof':
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                clean = True
+        except subprocess.TimeoutExpired:
+            result.timed_out = True
+        except KeyboardInterrupt:
+            result.interrupted = True
+        finally:
+            if not clean:
+                _kill_group(proc)   # QEMU itself, or what it left behind
+            result.status = proc.wait()
+        reader.join(timeout=2)
+        _drain(lines, on_line)
+    result.elapsed = time.monotonic() - start
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Command line: `make run` and `make debug`
+# ---------------------------------------------------------------------------
+
+def run_exit(status):
+    """The exit code for a QEMU status, and what to say about it."""
+    if status < 0:
+        return 2, f'killed by signal {-status}'
+    return RUN_EXITS.get(status, (2, f'exited with status {status}'))
+
+
+def run_interactive(argv):
+    """Run QEMU on this terminal; Ctrl-C is left to QEMU.  Returns the
+    exit code of `qemu.py run`."""
+    try:
+        proc = subprocess.Popen(argv)
+    except OSError as exc:
+        print(f'qemu: cannot run {argv[0]}: {exc.strerror}', file=sys.stderr)
+        return 2
+    interrupted = []
+    signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(1))
+    status = proc.wait()
+    if interrupted:
+        print('qemu: interrupted', file=sys.stderr)
+        return EXIT_INTERRUPTED
+    code, message = run_exit(status)
+    if message:
+        print(f'qemu: {message}', file=sys.stderr)
+    return code
+
+
+RUN_HELP = """\
+exit codes:
+  0    QEMU exited with status 33: clean power-off, the tests passed
+  1    status 35: some test failed
+  2    status 37 (kernel panic), 0 (triple fault: the machine reset), any
+       other status, or QEMU could not be started
+  130  interrupted (Ctrl-C)
+
+environment:
+  KUNIT_QEMU  the QEMU command when --qemu is not given"""
+
+
+def build_arg_parser():
+    parser = argparse.ArgumentParser(
+        prog='qemu.py', epilog=RUN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description='Boot the kernel ISO under QEMU with the serial console '
+                    'on this terminal\n(make run, make debug).')
+    sub = parser.add_subparsers(dest='command', required=True,
+                                metavar='COMMAND')
+    run = sub.add_parser('run', help='boot the ISO and map the exit status',
+                         formatter_class=argparse.RawDescriptionHelpFormatter,
+                         description='Boot the ISO; the exit code says '
+                                     'whether the tests passed.',
+                         epilog=RUN_HELP)
+    run.add_argument('--iso', required=True, help='the GRUB ISO to boot')
+    run.add_argument('--cpus', type=int, default=4, metavar='N',
+                     help='QEMU -smp (default 4)')
+    run.add_argument('--mem', default=DEFAULT_MEM, metavar='SIZE',
+                     help=f'QEMU -m (default {DEFAULT_MEM})')
+    run.add_argument('--icount', action='store_true',
+                     help=f'deterministic timing: -icount {ICOUNT}')
+    run.add_argument('--gdb', action='store_true',
+                     help='start halted with a gdb stub on port 1234 (-s -S)')
+    run.add_argument('--qemu', metavar='CMD',
+                     help='QEMU command, split like a shell would (default '
+                          '$KUNIT_QEMU, else qemu-system-x86_64)')
+    run.add_argument('extra', nargs='*', metavar='QEMU_ARG',
+                     help='more QEMU arguments (write "--" before the first)')
+    return parser
+
+
+def main(argv=None):
+    args = build_arg_parser().parse_args(argv)
+    qemu = shlex.split(args.qemu) if args.qemu else None
+    return run_interactive(command(args.iso, cpus=args.cpus, mem=args.mem,
+                                   icount=args.icount, gdb=args.gdb,
+                                   extra=args.extra, qemu=qemu))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
