@@ -11,7 +11,6 @@
 #include <linux/kernel.h>
 #include <linux/cpu.h>
 #include <linux/init.h>
-#include <linux/jump_label.h>
 #include <linux/jump_label_arch.h>
 #include <linux/mutex.h>
 #include <linux/sort.h>
@@ -290,11 +289,6 @@ struct jump_label_stats jump_label_stats;
 
 #ifdef CONFIG_JUMP_LABEL
 
-static struct jump_entry *static_key_entries(struct static_key *key)
-{
-	return (struct jump_entry *)(key->type & ~JUMP_TYPE_MASK);
-}
-
 static bool static_key_type(struct static_key *key)
 {
 	return key->type & JUMP_TYPE_TRUE;
@@ -306,31 +300,25 @@ static enum jump_label_type jump_label_type(struct jump_entry *entry)
 	       jump_entry_is_branch(entry);
 }
 
-/* The state the image was built in: the key's default. */
-static enum jump_label_type jump_label_init_type(struct jump_entry *entry)
+bool __weak arch_jump_entry_is_short(struct jump_entry *entry)
 {
-	return static_key_type(jump_entry_key(entry)) ^ jump_entry_is_branch(entry);
+	return false;
 }
 
-
-/* Hands the key's sites to the arch as one batch. Called with the lock. */
+/* Hands the key's sites to the arch as one batch. */
 static void jump_label_update(struct static_key *key)
 {
-	struct jump_entry *entry = static_key_entries(key);
+	struct jump_entry *entry;
 
+	lockdep_assert_held(&jump_label_mutex);
 	/* Before init the count changes alone; jump_label_init() catches up. */
-	if (!static_key_initialized || !entry)
+	if (!static_key_initialized)
 		return;
-	for (; entry < __stop___jump_table && jump_entry_key(entry) == key;
-	     entry++) {
+	for_each_key_entry(key, entry) {
 		/* Sites in freed init text no longer exist. */
 		if (jump_entry_is_init(entry) && !init_mem_available)
 			continue;
-		if (!arch_jump_label_transform_queue(entry, jump_label_type(entry))) {
-			arch_jump_label_transform_apply();
-			BUG_ON(!arch_jump_label_transform_queue(entry,
-							jump_label_type(entry)));
-		}
+		arch_jump_label_transform_queue(entry, jump_label_type(entry));
 	}
 	arch_jump_label_transform_apply();
 }
@@ -362,6 +350,25 @@ static void jump_label_swap(void *a, void *b, int size)
 	jb->key = tmp.key + delta;
 }
 
+/*
+ * The image's table comes sorted from scripts/jump_label_fixup, so this is
+ * one pass that finds it in order; a table that is not (a tool that did
+ * not run, a module later) is sorted here.
+ */
+bool jump_label_sort_entries(struct jump_entry *start, struct jump_entry *stop)
+{
+	struct jump_entry *iter;
+
+	for (iter = start + 1; iter < stop; iter++)
+		if (jump_label_cmp(iter - 1, iter) > 0)
+			break;
+	if (iter >= stop)
+		return false;
+	sort(start, stop - start, sizeof(*start), jump_label_cmp,
+	     jump_label_swap);
+	return true;
+}
+
 static bool within_init_text(unsigned long addr)
 {
 	return addr >= (unsigned long)__init_text_begin &&
@@ -369,46 +376,58 @@ static bool within_init_text(unsigned long addr)
 }
 
 /*
- * Sorts the table by (key, site), points each key at its first entry and
- * marks the entries in init text. Keys changed before this point (which
- * WARNed) get their sites patched to match their state now.
+ * Points each key at its first entry, marks the entries in init text and
+ * counts. A key changed before this point (which WARNed) differs from its
+ * default: its sites are queued to match its state now.
  */
+static void __init jump_label_link(struct jump_entry *start,
+				   struct jump_entry *stop)
+{
+	struct static_key *key = NULL;
+	struct jump_entry *iter;
+	bool changed = false;
+
+	for (iter = start; iter < stop; iter++) {
+		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
+		jump_label_stats.short_sites += arch_jump_entry_is_short(iter);
+		if (jump_entry_key(iter) != key) {
+			key = jump_entry_key(iter);
+			key->type = (unsigned long)iter | (key->type & JUMP_TYPE_MASK);
+			changed = __static_key_enabled(key) != static_key_type(key);
+			jump_label_stats.keys++;
+		}
+		if (changed)
+			arch_jump_label_transform_queue(iter, jump_label_type(iter));
+	}
+	arch_jump_label_transform_apply();
+}
+
 void __init jump_label_init(void)
 {
-	struct jump_entry *iter, *start = __start___jump_table;
-	struct static_key *key = NULL;
-	unsigned int nr = __stop___jump_table - start, keys = 0, shorts = 0;
+	struct jump_entry *start = __start___jump_table;
+	struct jump_entry *stop = __stop___jump_table;
+	struct jump_label_stats *s = &jump_label_stats;
 	u64 t0 = rdtsc();
 
 	BUILD_BUG_ON(sizeof(struct jump_entry) != 12);
-	BUILD_BUG_ON(__alignof__(struct jump_entry) < 4); /* two flag bits */
+	/* The key offset's flag bits: both ends of it are 4-aligned. */
+	BUILD_BUG_ON(__alignof__(struct jump_entry) <= JUMP_ENTRY_FLAGS);
+	BUILD_BUG_ON(__alignof__(struct static_key) <= JUMP_ENTRY_FLAGS);
 	if (static_key_initialized)
 		return;
 	cpus_read_lock();
 	jump_label_lock();
-	sort(start, nr, sizeof(*start), jump_label_cmp, jump_label_swap);
-	for (iter = start; iter < __stop___jump_table; iter++) {
-		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
-		shorts += arch_jump_entry_size(iter) == 2;
-		if (jump_entry_key(iter) != key) {
-			key = jump_entry_key(iter);
-			key->type = (unsigned long)iter | (key->type & JUMP_TYPE_MASK);
-			keys++;
-		}
-		if (jump_label_type(iter) != jump_label_init_type(iter) &&
-		    !arch_jump_label_transform_queue(iter, jump_label_type(iter)))
-			BUG();
-	}
-	arch_jump_label_transform_apply();
+	s->sorted_at_boot = jump_label_sort_entries(start, stop);
+	jump_label_link(start, stop);
 	static_key_initialized = true;
-	jump_label_stats.entries = nr;
-	jump_label_stats.keys = keys;
-	jump_label_stats.short_sites = shorts;
-	jump_label_stats.init_cycles = rdtsc() - t0;
+	s->entries = stop - start;
+	s->init_cycles = rdtsc() - t0;
 	jump_label_unlock();
 	cpus_read_unlock();
-	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes\n",
-		nr, keys, shorts, nr - shorts, nr * sizeof(*start));
+	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes%s\n",
+		s->entries, s->keys, s->short_sites, s->entries - s->short_sites,
+		s->entries * sizeof(*start),
+		s->sorted_at_boot ? " (sorted at boot: the image's was not)" : "");
 }
 
 /* Freezes the __ro_after_init keys; called just before they become RO. */

@@ -11,7 +11,7 @@
 #include <linux/jump_label.h>
 #include <linux/jump_label_arch.h>
 #include <linux/smp.h>
-#include <asm/text-patching.h>
+#include <asm/text-patching-stats.h>
 
 #define BENCH_CALLS 10000
 
@@ -114,24 +114,24 @@ static int jlb_flip_key(struct static_key *key);
  */
 static void jlb_short_share_written(void)
 {
-	struct jump_entry *iter, *first = __start___jump_table;
-	unsigned int sites = 0, shorts = 0;
+	struct jump_entry *iter = __start___jump_table, *e;
+	unsigned int sites = 0, shorts = 0, n;
 
-	for (iter = __start___jump_table; iter <= __stop___jump_table; iter++) {
-		struct jump_entry *e;
+	while (iter < __stop___jump_table) {
+		struct static_key *key = jump_entry_key(iter);
 
-		if (iter < __stop___jump_table &&
-		    jump_entry_key(iter) == jump_entry_key(first))
-			continue;
-		if (iter - first <= 16 && !jlb_flip_key(jump_entry_key(first))) {
-			for (e = first; e < iter; e++) {
+		n = 0;
+		for_each_key_entry(key, e)
+			n++;
+		if (n <= 16 && !jlb_flip_key(key)) {
+			for_each_key_entry(key, e) {
 				if (jump_entry_is_init(e)) /* freed by now */
 					continue;
-				shorts += arch_jump_entry_size(e) == 2;
+				shorts += arch_jump_entry_is_short(e);
 				sites++;
 			}
 		}
-		first = iter;
+		iter += n;
 	}
 	bench_report("short_site_share", "keys of <= 16 sites", sites ?
 		     10000ULL * shorts / sites : 0, "%");

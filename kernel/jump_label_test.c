@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Static key tests. "static_keys" checks the API's semantics and runs with
- * CONFIG_JUMP_LABEL=y and =n alike; "jump_label_sites" checks the patched
- * bytes themselves and the table, and exists only with =y.
- *
- * Each test site lives alone in a function of its own, so that the test
- * can find its entry by address and knows, independently of the code under
- * test, which macro and which length the site has.
+ * Static key tests of the generic engine. "static_keys" checks the API's
+ * semantics and runs with CONFIG_JUMP_LABEL=y and =n alike;
+ * "jump_label_table" checks the sorted table, and exists only with =y. The
+ * bytes at the sites are checked by arch/x86/kernel/jump_label_test.c.
  */
 #include <linux/cpu.h>
 #include <linux/init.h>
@@ -15,6 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <kunit/static_key_sites.h>
 #include <kunit/test.h>
 
 DEFINE_STATIC_KEY_FALSE(jlt_false);
@@ -28,7 +26,6 @@ DEFINE_STATIC_KEY_FALSE_RO(jlt_ro);
 DEFINE_STATIC_KEY_TRUE_RO(jlt_ro_true);
 DEFINE_STATIC_KEY_FALSE(jlt_early);
 DEFINE_STATIC_KEY_FALSE(jlt_initsite);
-DEFINE_STATIC_KEY_FALSE(jlt_corrupt);
 
 /* The old API, as an old caller writes it; the warnings are expected. */
 #pragma GCC diagnostic push
@@ -47,43 +44,9 @@ static noinline int jlt_old_true_fn(void)
 }
 #pragma GCC diagnostic pop
 
-/*
- * Site functions: 1 when the branch is taken. The short ones keep both
- * blocks within a jmp8's reach; the long ones put 200 bytes of NOPs in the
- * fall-through block so the assembler must use a jmp32.
- */
-#define JLT_PAD() asm volatile(".skip 200, 0x90")
-
-#define JLT_UNLIKELY(name, key)                                       \
-	static noinline __maybe_unused int name(void)                 \
-	{                                                             \
-		if (static_branch_unlikely(key))                      \
-			return 1;                                     \
-		return 0;                                             \
-	}                                                             \
-	static noinline __maybe_unused int name##_long(void)          \
-	{                                                             \
-		if (static_branch_unlikely(key))                      \
-			return 1;                                     \
-		JLT_PAD();                                            \
-		return 0;                                             \
-	}
-
-#define JLT_LIKELY(name, key)                                         \
-	static noinline __maybe_unused int name(void)                 \
-	{                                                             \
-		if (static_branch_likely(key))                        \
-			return 1;                                     \
-		return 0;                                             \
-	}                                                             \
-	static noinline __maybe_unused int name##_long(void)          \
-	{                                                             \
-		if (static_branch_likely(key)) {                      \
-			JLT_PAD();                                    \
-			return 1;                                     \
-		}                                                     \
-		return 0;                                             \
-	}
+/* Site functions: <kunit/static_key_sites.h>. */
+#define JLT_UNLIKELY STATIC_KEY_TEST_UNLIKELY
+#define JLT_LIKELY STATIC_KEY_TEST_LIKELY
 
 JLT_UNLIKELY(jlt_false_unlikely, &jlt_false)
 JLT_LIKELY(jlt_false_likely, &jlt_false)
@@ -97,7 +60,6 @@ JLT_UNLIKELY(jlt_ro_fn, &jlt_ro)
 JLT_LIKELY(jlt_ro_true_fn, &jlt_ro_true)
 JLT_UNLIKELY(jlt_early_fn, &jlt_early)
 JLT_UNLIKELY(jlt_initsite_fn, &jlt_initsite)
-JLT_UNLIKELY(jlt_corrupt_fn, &jlt_corrupt)
 
 static noinline int jlt_maybe_on_fn(void)
 {
@@ -119,15 +81,17 @@ static __init noinline int jlt_initsite_init_fn(void)
 static unsigned long early_warnings;
 static int early_init_fn_result;
 
-/* Before jump_label_init(): called from start_kernel(). */
-void __init jump_label_test_early(void)
+/* Before jump_label_init(). */
+static int __init jlt_early_initcall(void)
 {
 	unsigned long before = nr_warnings;
 
 	static_branch_enable(&jlt_early);
 	early_warnings = nr_warnings - before;
 	early_init_fn_result = jlt_initsite_init_fn();
+	return 0;
 }
+early_initcall(jlt_early_initcall);
 
 /* During init, after jump_label_init(): _RO keys may still change. */
 static int __init jlt_ro_initcall(void)
@@ -432,130 +396,29 @@ static struct kunit_suite jlt_api_suite = {
 
 #ifdef CONFIG_JUMP_LABEL
 #include <linux/jump_label_arch.h>
-#include <asm/text-patching.h>
 
-static const u8 jlt_nop2[2] = { 0x66, 0x90 };
-static const u8 jlt_nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-
-/* The one entry whose site lies in fn, or NULL. */
-static struct jump_entry *jlt_entry(const void *fn)
+static unsigned int jlt_key_entries(struct static_key *key)
 {
-	unsigned long start = (unsigned long)fn, size = 0;
-	struct jump_entry *iter, *found = NULL;
+	struct jump_entry *entry;
+	unsigned int n = 0;
 
-	if (!kallsyms_lookup(start, &size, NULL))
-		return NULL;
-	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
-		unsigned long code = jump_entry_code(iter);
-
-		if (code >= start && code < start + size) {
-			if (found)
-				return NULL;
-			found = iter;
-		}
-	}
-	return found;
+	for_each_key_entry(key, entry)
+		n++;
+	return n;
 }
 
 /*
- * The exact bytes at the site in fn: a JMP exactly when enabled XOR likely,
- * of the length the test built the function for.
+ * The image's table came sorted from the build, boot found it so, and each
+ * key points at the first of its contiguous entries.
  */
-static void jlt_expect_site(struct kunit *test, const void *fn, bool likely,
-			    bool long_site, bool enabled)
-{
-	struct jump_entry *e = jlt_entry(fn);
-	int size = long_site ? 5 : 2;
-	const u8 *code;
-
-	KUNIT_ASSERT_NOT_NULL_MSG(test, e, "no single site in %ps", fn);
-	code = (const u8 *)jump_entry_code(e);
-	KUNIT_EXPECT_EQ(test, jump_entry_is_branch(e), likely);
-	if (enabled ^ likely) {
-		long disp = (long)jump_entry_target(e) - (long)(code + size);
-		long found = size == 2 ? (long)(s8)code[1] : (long)*(s32 *)(code + 1);
-
-		KUNIT_EXPECT_EQ_MSG(test, code[0], size == 2 ? 0xeb : 0xe9,
-				    "%ps: %*ph", fn, size, code);
-		KUNIT_EXPECT_EQ_MSG(test, found, disp, "%ps: %*ph", fn, size, code);
-	} else {
-		KUNIT_EXPECT_MEMEQ_MSG(test, code, size == 2 ? jlt_nop2 : jlt_nop5,
-				       size, "%ps", fn);
-	}
-}
-
-static void jlt_check_bytes(struct kunit *test, const struct jlt_key *k,
-			    bool enabled)
-{
-	int l, n;
-
-	jlt_check_branches(test, k, enabled);
-	for (l = 0; l < 2; l++)
-		for (n = 0; n < 2; n++)
-			jlt_expect_site(test, k->fns[l][n], l, n, enabled);
-}
-
-static void jlt_sites_initial(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(jlt_keys); i++)
-		jlt_check_bytes(test, &jlt_keys[i], jlt_keys[i].initially);
-	jlt_expect_site(test, jlt_ref_fn, false, false, false);
-	jlt_expect_site(test, jlt_ref_fn_long, false, true, false);
-	jlt_expect_site(test, jlt_array_true1_fn, true, false, true);
-	jlt_expect_site(test, jlt_maybe_on_fn, true, false, true);
-	jlt_expect_site(test, jlt_maybe_off_fn, false, false, false);
-}
-
-static void jlt_sites_flip_bytes(struct kunit *test)
-{
-	jlt_flip_all(test, jlt_check_bytes);
-}
-
-/* One flip, one batch, however many sites; none for refcount changes. */
-static void jlt_sites_batches(struct kunit *test)
-{
-	struct text_poke_stats before = text_poke_stats;
-	/* Unbatched (text_poke.batch=0): every site is a batch of its own. */
-	unsigned long four = text_poke_batching ? 1 : 4;
-	unsigned long two = text_poke_batching ? 1 : 2;
-
-	static_branch_enable(&jlt_false);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + four);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 4);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
-			before.sync_rounds + 3 * four);
-	static_branch_disable(&jlt_false);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2 * four);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 8);
-
-	before = text_poke_stats;
-	static_branch_inc(&jlt_ref);
-	static_branch_inc(&jlt_ref);
-	static_branch_dec(&jlt_ref);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + two);
-	static_branch_dec(&jlt_ref);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.batches, before.batches + 2 * two);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 4);
-}
-
-/* text_poke.batch=0 on the command line switches batching off. */
-static void jlt_sites_batch_param(struct kunit *test)
-{
-	bool off = strstr(saved_command_line, "text_poke.batch=0") ||
-		   strstr(saved_command_line, "text_poke.batch=n");
-
-	KUNIT_EXPECT_EQ(test, text_poke_batching, !off);
-}
-
-/* The table is sorted by (key, site) and each key points at its first entry. */
-static void jlt_sites_table(struct kunit *test)
+static void jlt_table_sorted_linked(struct kunit *test)
 {
 	struct jump_entry *iter, *prev = NULL;
 	unsigned int n = __stop___jump_table - __start___jump_table, bad = 0;
 
 	KUNIT_EXPECT_EQ(test, sizeof(struct jump_entry), 12);
+	KUNIT_EXPECT_FALSE_MSG(test, jump_label_stats.sorted_at_boot,
+			       "the image's table was not sorted by the build");
 	KUNIT_EXPECT_EQ(test, jump_label_stats.entries, n);
 	KUNIT_EXPECT_GE(test, jump_label_stats.keys, 14);
 	KUNIT_EXPECT_GT(test, jump_label_stats.short_sites, 0);
@@ -567,77 +430,130 @@ static void jlt_sites_table(struct kunit *test)
 			bad += jump_entry_code(prev) >= jump_entry_code(iter);
 		} else {
 			bad += prev && jump_entry_key(prev) > key;
-			bad += (key->type & ~JUMP_TYPE_MASK) != (unsigned long)iter;
+			bad += static_key_entries(key) != iter;
 		}
 		prev = iter;
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0);
 }
 
-static void jlt_sites_early_and_ro(struct kunit *test)
+static void jlt_table_key_entries(struct kunit *test)
 {
-	jlt_expect_site(test, jlt_early_fn, false, false, true);
-	jlt_expect_site(test, jlt_early_fn_long, false, true, true);
-	jlt_expect_site(test, jlt_ro_fn, false, false, true);
-	jlt_expect_site(test, jlt_ro_true_fn, true, false, false);
+	struct jump_entry *entry;
+
+	/* Four sites each: short and long, likely and unlikely. */
+	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_false.key), 4);
+	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_true.key), 4);
+	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_array[3].key), 2);
+	/* Short, long and the one in init text. */
+	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_initsite.key), 3);
+	for_each_key_entry(&jlt_true.key, entry)
+		KUNIT_EXPECT_PTR_EQ(test, jump_entry_key(entry), &jlt_true.key);
 }
 
-/* The init-text site of jlt_initsite is gone: a flip patches only the other. */
-static void jlt_sites_init_skipped(struct kunit *test)
-{
-	struct text_poke_stats before = text_poke_stats;
-	struct jump_entry *iter;
-	unsigned int entries = 0, init = 0;
+/*
+ * A copy of some real entries in a scrambled order: boot's sort fallback
+ * must put it in (key, code) order with every entry still pointing where it
+ * did. The copy lives in .data, within reach of the s32 offsets.
+ */
+#define JLT_FAKE_ENTRIES 8
+static struct jump_entry jlt_fake[JLT_FAKE_ENTRIES];
 
-	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
-		if (jump_entry_key(iter) != &jlt_initsite.key)
-			continue;
-		entries++;
-		init += jump_entry_is_init(iter);
+struct jlt_abs_entry {
+	unsigned long code, target;
+	s32 key_bits;
+	struct static_key *key;
+};
+
+static bool jlt_abs_equal(const struct jlt_abs_entry *a,
+			  const struct jlt_abs_entry *b)
+{
+	return a->code == b->code && a->target == b->target &&
+	       a->key == b->key && a->key_bits == b->key_bits;
+}
+
+static void jlt_abs_put(struct jump_entry *e, const struct jlt_abs_entry *a)
+{
+	e->code = (long)a->code - (long)&e->code;
+	e->target = (long)a->target - (long)&e->target;
+	e->key = ((long)a->key - (long)&e->key) | a->key_bits;
+}
+
+static void jlt_abs_get(const struct jump_entry *e, struct jlt_abs_entry *a)
+{
+	a->code = jump_entry_code(e);
+	a->target = jump_entry_target(e);
+	a->key = jump_entry_key(e);
+	a->key_bits = e->key & JUMP_ENTRY_FLAGS;
+}
+
+static void jlt_table_sort_fallback(struct kunit *test)
+{
+	struct jlt_abs_entry orig[JLT_FAKE_ENTRIES], got;
+	struct jump_entry *src[] = {
+		static_key_entries(&jlt_true.key) + 3,
+		static_key_entries(&jlt_false.key) + 1,
+		static_key_entries(&jlt_true.key),
+		static_key_entries(&jlt_array[3].key) + 1,
+		static_key_entries(&jlt_false.key) + 3,
+		static_key_entries(&jlt_array[3].key),
+		static_key_entries(&jlt_false.key),
+		static_key_entries(&jlt_true.key) + 1,
+	};
+	unsigned int i, j, found;
+
+	BUILD_BUG_ON(ARRAY_SIZE(src) != JLT_FAKE_ENTRIES);
+	for (i = 0; i < JLT_FAKE_ENTRIES; i++) {
+		jlt_abs_get(src[i], &orig[i]);
+		jlt_abs_put(&jlt_fake[i], &orig[i]);
 	}
-	KUNIT_EXPECT_EQ(test, entries, 2);
-	KUNIT_EXPECT_EQ(test, init, 1);
-	static_branch_enable(&jlt_initsite);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 1);
-	KUNIT_EXPECT_EQ(test, jlt_initsite_fn(), 1);
-	static_branch_disable(&jlt_initsite);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + 2);
-	KUNIT_EXPECT_EQ(test, jlt_initsite_fn(), 0);
+	KUNIT_EXPECT_TRUE(test, jump_label_sort_entries(jlt_fake,
+						jlt_fake + JLT_FAKE_ENTRIES));
+	for (i = 1; i < JLT_FAKE_ENTRIES; i++) {
+		struct jump_entry *a = &jlt_fake[i - 1], *b = &jlt_fake[i];
+
+		KUNIT_EXPECT_TRUE_MSG(test, jump_entry_key(a) < jump_entry_key(b) ||
+				      (jump_entry_key(a) == jump_entry_key(b) &&
+				       jump_entry_code(a) < jump_entry_code(b)),
+				      "entries %u and %u out of order", i - 1, i);
+	}
+	/* Every original entry is there, unchanged, exactly once. */
+	for (i = 0; i < JLT_FAKE_ENTRIES; i++) {
+		for (found = 0, j = 0; j < JLT_FAKE_ENTRIES; j++) {
+			jlt_abs_get(&jlt_fake[j], &got);
+			found += jlt_abs_equal(&got, &orig[i]);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, found, 1, "original entry %u", i);
+	}
+	/* Sorted now: one pass, no sort. */
+	KUNIT_EXPECT_FALSE(test, jump_label_sort_entries(jlt_fake,
+						 jlt_fake + JLT_FAKE_ENTRIES));
 }
 
-/* A site whose bytes are not what the key says is refused, not patched. */
-static void jlt_sites_corrupt_refused(struct kunit *test)
+/* The entry of @key whose site lies in @fn, or NULL. */
+static struct jump_entry *jlt_entry_in(struct static_key *key, const void *fn)
 {
-	static const u8 int3s[2] = { 0xcc, 0xcc };
-	struct jump_entry *e = jlt_entry(jlt_corrupt_fn);
-	u8 saved[2];
-	void *code;
+	unsigned long start = (unsigned long)fn, size = 0;
+	struct jump_entry *entry;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	code = (void *)jump_entry_code(e);
-	KUNIT_ASSERT_EQ(test, arch_jump_entry_size(e), 2);
-	KUNIT_EXPECT_EQ(test, arch_jump_label_check_site(e, JUMP_LABEL_NOP), 0);
-	KUNIT_EXPECT_EQ(test, arch_jump_label_check_site(e, JUMP_LABEL_JMP),
-			-EINVAL);
-	memcpy(saved, code, sizeof(saved));
-	text_poke(code, int3s, sizeof(int3s));
-	KUNIT_EXPECT_EQ(test, arch_jump_label_check_site(e, JUMP_LABEL_NOP),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, arch_jump_label_check_site(e, JUMP_LABEL_JMP),
-			-EINVAL);
-	text_poke(code, saved, sizeof(saved));
-	KUNIT_EXPECT_EQ(test, arch_jump_label_check_site(e, JUMP_LABEL_NOP), 0);
-	KUNIT_EXPECT_EQ(test, jlt_corrupt_fn(), 0);
+	if (!kallsyms_lookup(start, &size, NULL))
+		return NULL;
+	for_each_key_entry(key, entry)
+		if (jump_entry_code(entry) - start < size)
+			return entry;
+	return NULL;
 }
 
-static void jlt_sites_text_reserved(struct kunit *test)
+static void jlt_table_text_reserved(struct kunit *test)
 {
-	struct jump_entry *e = jlt_entry(jlt_false_unlikely_long);
+	struct jump_entry *e = jlt_entry_in(&jlt_false.key,
+					    jlt_false_unlikely_long);
 	unsigned long size = 0;
 	u8 *code;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	code = (u8 *)jump_entry_code(e);
+	KUNIT_ASSERT_EQ(test, arch_jump_entry_size(e), 5);
 	KUNIT_EXPECT_EQ(test, jump_label_text_reserved(code, code + 4), 1);
 	KUNIT_EXPECT_EQ(test, jump_label_text_reserved(code - 8, code), 1);
 	KUNIT_EXPECT_EQ(test, jump_label_text_reserved(code + 4, code + 9), 1);
@@ -650,25 +566,20 @@ static void jlt_sites_text_reserved(struct kunit *test)
 				(u8 *)jlt_flip_all + size - 1), 0);
 }
 
-static struct kunit_case jlt_sites_cases[] = {
-	KUNIT_CASE(jlt_sites_initial),
-	KUNIT_CASE(jlt_sites_flip_bytes),
-	KUNIT_CASE(jlt_sites_batches),
-	KUNIT_CASE(jlt_sites_batch_param),
-	KUNIT_CASE(jlt_sites_table),
-	KUNIT_CASE(jlt_sites_early_and_ro),
-	KUNIT_CASE(jlt_sites_init_skipped),
-	KUNIT_CASE(jlt_sites_corrupt_refused),
-	KUNIT_CASE(jlt_sites_text_reserved),
+static struct kunit_case jlt_table_cases[] = {
+	KUNIT_CASE(jlt_table_sorted_linked),
+	KUNIT_CASE(jlt_table_key_entries),
+	KUNIT_CASE(jlt_table_sort_fallback),
+	KUNIT_CASE(jlt_table_text_reserved),
 	{}
 };
 
-static struct kunit_suite jlt_sites_suite = {
-	.name = "jump_label_sites",
-	.test_cases = jlt_sites_cases,
+static struct kunit_suite jlt_table_suite = {
+	.name = "jump_label_table",
+	.test_cases = jlt_table_cases,
 };
 
-kunit_test_suites(&jlt_sites_suite, &jlt_api_suite);
+kunit_test_suites(&jlt_table_suite, &jlt_api_suite);
 #else
 kunit_test_suites(&jlt_api_suite);
 #endif

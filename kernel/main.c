@@ -16,18 +16,29 @@
 
 void start_kernel(void);
 
+extern initcall_t __initcall_early_start[], __initcall_early_end[];
 extern initcall_t __initcall_start[], __initcall_end[];
 
-void __init do_initcalls(void)
+static void __init do_initcall_range(initcall_t *start, initcall_t *end)
 {
 	initcall_t *fn;
 
-	for (fn = __initcall_start; fn < __initcall_end; fn++) {
+	for (fn = start; fn < end; fn++) {
 		int ret = (*fn)();
 
 		if (ret)
 			pr_warn("initcall %pS returned %d\n", *fn, ret);
 	}
+}
+
+void __init do_early_initcalls(void)
+{
+	do_initcall_range(__initcall_early_start, __initcall_early_end);
+}
+
+void __init do_initcalls(void)
+{
+	do_initcall_range(__initcall_start, __initcall_end);
 }
 
 /* bench=GLOB on the command line runs benchmarks instead of the tests. */
@@ -66,7 +77,7 @@ void __init start_kernel(void)
 	setup_arch();
 	smp_init();
 	local_irq_enable(); /* the boot CPU takes IPIs like the others */
-	jump_label_test_early();
+	do_early_initcalls();
 	jump_label_init();
 	do_initcalls();
 	rest_init();

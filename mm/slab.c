@@ -8,6 +8,7 @@
  * run by IPIs may allocate) covers the free lists and the headers of
  * free objects; it is taken before the frame allocator's lock.
  */
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -34,6 +35,7 @@ struct free_object {
 };
 
 static struct free_object *free_lists[NR_CLASSES];
+static atomic_t kmalloc_fail_pending;
 static DEFINE_SPINLOCK(kmalloc_lock);
 
 static size_t class_size(unsigned int class)
@@ -93,12 +95,29 @@ static void *kmalloc_small(unsigned int class)
 	return o ? &o->hdr + 1 : NULL;
 }
 
+unsigned int kmalloc_fail_next(unsigned int n)
+{
+	return atomic_xchg(&kmalloc_fail_pending, n);
+}
+
+/* Consumes one injected failure, if any is pending. */
+static bool kmalloc_inject_failure(void)
+{
+	int v = atomic_read(&kmalloc_fail_pending);
+
+	do {
+		if (v <= 0)
+			return false;
+	} while (!atomic_try_cmpxchg(&kmalloc_fail_pending, &v, v - 1));
+	return true;
+}
+
 void *kmalloc(size_t size, gfp_t flags)
 {
 	unsigned int class = 0;
 	void *p;
 
-	if (!size || size > (1UL << 40))
+	if (!size || size > (1UL << 40) || kmalloc_inject_failure())
 		return NULL;
 	while (class < NR_CLASSES &&
 	       class_size(class) < size + sizeof(struct kmalloc_header))

@@ -36,9 +36,25 @@ struct kunit {
 	bool silent; /* reports are counted but not printed (self-tests) */
 };
 
+/*
+ * How long a case runs, Linux's test attribute: kunit.filter=speed>slow on
+ * the command line leaves the slow cases out (make run does).
+ */
+enum kunit_speed {
+	KUNIT_SPEED_UNSET,
+	KUNIT_SPEED_VERY_SLOW,
+	KUNIT_SPEED_SLOW,
+	KUNIT_SPEED_NORMAL,
+};
+
+struct kunit_attributes {
+	enum kunit_speed speed;
+};
+
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
+	struct kunit_attributes attr;
 	/* private: */
 	enum kunit_status status;
 };
@@ -55,6 +71,10 @@ struct kunit_suite {
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
+#define KUNIT_CASE_ATTR(test_name, attributes) \
+	{ .run_case = test_name, .name = #test_name, .attr = attributes }
+#define KUNIT_CASE_SLOW(test_name) \
+	KUNIT_CASE_ATTR(test_name, { .speed = KUNIT_SPEED_SLOW })
 
 #define kunit_test_suites(__suites...)                                      \
 	static struct kunit_suite *__UNIQUE_ID(kunit_suites)[] __used       \
@@ -72,6 +92,12 @@ int kunit_run_all_tests(void);
 /* Internals the harness's own tests use. */
 bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test));
 bool kunit_filter_match(const char *glob, const char *suite, const char *name);
+/*
+ * Whether @c passes an attribute filter "speed<op><value>" (op: = != < <= >
+ * >=, value: very_slow, slow or normal; unset counts as normal). Returns 1,
+ * 0, or -EINVAL for a filter it cannot parse.
+ */
+int kunit_attr_match(const char *filter, const struct kunit_case *c);
 
 void __noreturn kunit_abort(struct kunit *test);
 void kunit_set_failure(struct kunit *test);

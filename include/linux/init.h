@@ -17,14 +17,24 @@
 
 typedef int (*initcall_t)(void);
 
-/* Called in link order by do_initcalls(), after the core is up. */
-#define __define_initcall(fn)                                        \
+#define __define_initcall(fn, sec)                                   \
 	static initcall_t __UNIQUE_ID(initcall_##fn) __used           \
-		__section(".initcall.init") = fn
+		__section(sec) = fn
 
-#define device_initcall(fn) __define_initcall(fn)
-#define late_initcall(fn) __define_initcall(fn)
+/*
+ * Called in link order by do_initcalls(), after the core is up (static
+ * keys included).
+ */
+#define device_initcall(fn) __define_initcall(fn, ".initcall.init")
+#define late_initcall(fn) __define_initcall(fn, ".initcall.init")
 
+/*
+ * Called by do_early_initcalls(): all CPUs are up, interrupts are on, but
+ * jump_label_init() has not run yet (static key tests of the early state).
+ */
+#define early_initcall(fn) __define_initcall(fn, ".initcall.early.init")
+
+void do_early_initcalls(void);
 void do_initcalls(void);
 void free_initmem(void);
 void mark_rodata_ro(void);

@@ -56,7 +56,11 @@ struct static_key {
 
 #define JUMP_TYPE_FALSE 0UL
 #define JUMP_TYPE_TRUE 1UL
-#define JUMP_TYPE_LINKED 2UL /* entries also in modules (later) */
+/*
+ * Reserved for the module loader: the key also has entries in modules
+ * (Linux keeps a list of them behind this bit). Nothing sets it yet.
+ */
+#define JUMP_TYPE_LINKED 2UL
 #define JUMP_TYPE_MASK 3UL
 
 enum jump_label_type {
@@ -130,45 +134,6 @@ extern bool ____wrong_branch_error(void)
 #ifdef CONFIG_JUMP_LABEL
 #include <asm/jump_label.h>
 
-/* Entry accessors: the encoding is private to these. */
-static inline unsigned long jump_entry_code(const struct jump_entry *entry)
-{
-	return (unsigned long)&entry->code + entry->code;
-}
-
-static inline unsigned long jump_entry_target(const struct jump_entry *entry)
-{
-	return (unsigned long)&entry->target + entry->target;
-}
-
-static inline struct static_key *jump_entry_key(const struct jump_entry *entry)
-{
-	long offset = entry->key & ~3L;
-
-	return (struct static_key *)((unsigned long)&entry->key + offset);
-}
-
-static inline bool jump_entry_is_branch(const struct jump_entry *entry)
-{
-	return entry->key & 1;
-}
-
-static inline bool jump_entry_is_init(const struct jump_entry *entry)
-{
-	return entry->key & 2;
-}
-
-static inline void jump_entry_set_init(struct jump_entry *entry, bool set)
-{
-	if (set)
-		entry->key |= 2;
-	else
-		entry->key &= ~2;
-}
-
-extern struct jump_entry __start___jump_table[];
-extern struct jump_entry __stop___jump_table[];
-
 #define static_branch_likely(x)                                              \
 	({                                                                   \
 		bool branch;                                                 \
@@ -215,16 +180,6 @@ extern struct jump_entry __stop___jump_table[];
 
 /* The key API (kernel/jump_label.c), the same with and without patching. */
 extern bool static_key_initialized;
-
-/* Filled in by jump_label_init(), for tests and benchmarks. */
-struct jump_label_stats {
-	unsigned int entries;
-	unsigned int keys;
-	unsigned int short_sites;
-	u64 init_cycles;	/* jump_label_init()'s own cost (rdtsc) */
-};
-
-extern struct jump_label_stats jump_label_stats;
 
 void jump_label_init(void);
 void jump_label_init_ro(void);
@@ -313,15 +268,6 @@ static __always_inline __deprecated bool static_key_false(struct static_key *key
 static __always_inline __deprecated bool static_key_true(struct static_key *key)
 {
 	return likely(atomic_read(&key->enabled) > 0);
-}
-#endif
-
-#ifdef CONFIG_JUMP_LABEL_TEST
-/* Uses test keys before jump_label_init(): the tests check the catch-up. */
-void jump_label_test_early(void);
-#else
-static inline void jump_label_test_early(void)
-{
 }
 #endif
 

@@ -11,15 +11,22 @@
  *
  * Every hook below is called with jump_label_mutex held (jump_label_lock())
  * and the CPU hotplug lock held for reading (cpus_read_lock()), from a
- * context that may sleep, never from an interrupt.
+ * context that may sleep, never from an interrupt. Hooks that write text
+ * take the arch's own text lock (text_mutex on x86) themselves.
  */
-#include <linux/jump_label.h>
+#include <linux/jump_label_table.h>
 
 /*
  * Required. The length in bytes of the instruction at the entry's site
  * (2 or 5 on x86). Only meaningful while no patch of the site is in flight.
  */
 int arch_jump_entry_size(struct jump_entry *entry);
+
+/*
+ * Optional (__weak default: false). True if the site is the arch's short
+ * form (a 2-byte jmp8 or NOP on x86), for the statistics.
+ */
+bool arch_jump_entry_is_short(struct jump_entry *entry);
 
 /*
  * Required. Non-fatal check that the site holds exactly the instruction of
@@ -33,18 +40,18 @@ int arch_jump_label_check_site(struct jump_entry *entry,
  * Required. Adds the change of the site to @type to the batch in progress.
  * The site must hold the instruction of the opposite type; if not the arch
  * refuses and panics with the diagnostic above (patching a site whose bytes
- * we do not know would corrupt kernel text). Returns true if queued, false
- * if the batch is full, in which case the caller applies the batch and
- * queues the entry again. Nothing is written before
- * arch_jump_label_transform_apply().
+ * we do not know would corrupt kernel text). The batch has no capacity the
+ * caller must honour: the arch grows it, or when memory runs out applies
+ * what is queued and goes on. Nothing queued is guaranteed to be written
+ * before arch_jump_label_transform_apply().
  */
-bool arch_jump_label_transform_queue(struct jump_entry *entry,
+void arch_jump_label_transform_queue(struct jump_entry *entry,
 				     enum jump_label_type type);
 
 /*
- * Required. Writes every queued change, as one batch. On return every site
- * of the batch holds its new instruction on every CPU, and no CPU will
- * execute an old one again.
+ * Required. Writes every queued change. On return every queued site holds
+ * its new instruction on every CPU, and no CPU will execute an old one
+ * again.
  */
 void arch_jump_label_transform_apply(void);
 

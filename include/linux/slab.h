@@ -22,4 +22,11 @@ void *kcalloc(size_t n, size_t size, gfp_t flags) __must_check;
 void kfree(const void *p);
 size_t ksize(const void *p);
 
+/*
+ * Fault injection, for tests: the next n calls of kmalloc() (and so of
+ * kzalloc() and kcalloc()) return NULL; 0 stops it. Returns how many of
+ * the previous request were still pending.
+ */
+unsigned int kmalloc_fail_next(unsigned int n);
+
 #endif /* _LINUX_SLAB_H */

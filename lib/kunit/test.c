@@ -12,7 +12,8 @@
  *       ok 1 <case>            (or "not ok", or "ok 1 <case> # SKIP why")
  *   ok 1 <suite>
  *
- * kunit.filter_glob=SUITE_GLOB[.CASE_GLOB] on the command line selects.
+ * kunit.filter_glob=SUITE_GLOB[.CASE_GLOB] on the command line selects,
+ * and kunit.filter=ATTR-FILTER (speed>slow, as in Linux) narrows the choice.
  */
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
@@ -25,6 +26,8 @@ extern struct kunit_suite *const __kunit_suites_end[];
 
 static char *filter_glob;
 core_param_named("kunit.filter_glob", filter_glob, charp);
+static char *filter_attr;
+core_param_named("kunit.filter", filter_attr, charp);
 
 struct kunit_resource_node {
 	struct kunit_resource_node *next;
@@ -232,6 +235,59 @@ bool kunit_filter_match(const char *glob, const char *suite, const char *name)
 	return !dot || !name || glob_match(dot + 1, name);
 }
 
+static const char *const kunit_speed_names[] = {
+	[KUNIT_SPEED_VERY_SLOW] = "very_slow",
+	[KUNIT_SPEED_SLOW] = "slow",
+	[KUNIT_SPEED_NORMAL] = "normal",
+};
+
+static int kunit_parse_speed(const char *text)
+{
+	int i;
+
+	for (i = KUNIT_SPEED_VERY_SLOW; i <= KUNIT_SPEED_NORMAL; i++)
+		if (!strcmp(text, kunit_speed_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+int kunit_attr_match(const char *filter, const struct kunit_case *c)
+{
+	int speed = c->attr.speed ? c->attr.speed : KUNIT_SPEED_NORMAL;
+	const char *op, *value;
+	int want, d;
+
+	if (!filter || !*filter)
+		return 1;
+	if (strncmp(filter, "speed", 5))
+		return -EINVAL;
+	op = filter + 5;
+	for (value = op; *value && strchr("=!<>", *value); value++)
+		;
+	want = kunit_parse_speed(value);
+	if (want < 0)
+		return -EINVAL;
+	d = speed - want;
+	switch (value - op) {
+	case 1:
+		return *op == '>' ? d > 0 : *op == '<' ? d < 0 :
+		       *op == '=' ? d == 0 : -EINVAL;
+	case 2:
+		return !strncmp(op, "!=", 2) ? d != 0 :
+		       !strncmp(op, ">=", 2) ? d >= 0 :
+		       !strncmp(op, "<=", 2) ? d <= 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Selected by both filters; an unparsable attribute filter selects none. */
+static bool kunit_case_selected(struct kunit_suite *suite, struct kunit_case *c)
+{
+	return kunit_filter_match(filter_glob, suite->name, c->name) &&
+	       kunit_attr_match(filter_attr, c) == 1;
+}
+
 static void kunit_print_result(int indent, bool ok, int nr, const char *name,
 			       bool skipped, const char *why)
 {
@@ -267,7 +323,7 @@ static int kunit_count_cases(struct kunit_suite *suite)
 	int n = 0;
 
 	for (c = suite->test_cases; c->run_case; c++)
-		n += kunit_filter_match(filter_glob, suite->name, c->name);
+		n += kunit_case_selected(suite, c);
 	return n;
 }
 
@@ -286,7 +342,7 @@ static int kunit_run_suite(struct kunit_suite *suite, int nr)
 		suite->status = KUNIT_FAILURE;
 	}
 	for (c = suite->test_cases; c->run_case; c++) {
-		if (!kunit_filter_match(filter_glob, suite->name, c->name))
+		if (!kunit_case_selected(suite, c))
 			continue;
 		if (suite->status == KUNIT_FAILURE) {
 			kunit_print_result(1, false, ++i, c->name, false, "");
@@ -312,6 +368,9 @@ int kunit_run_all_tests(void)
 	struct kunit_suite *const *s;
 	int nr = 0, failed = 0;
 
+	if (filter_attr && kunit_attr_match(filter_attr, &(struct kunit_case){}) < 0)
+		pr_err("kunit: kunit.filter=%s: expected speed<op><value>, op one of = != < <= > >=, value very_slow, slow or normal: no case runs\n",
+		       filter_attr);
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++)
 		nr += kunit_filter_match(filter_glob, (*s)->name, NULL) &&
 		      kunit_count_cases(*s);

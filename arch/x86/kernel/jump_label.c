@@ -6,18 +6,25 @@
  */
 #include <linux/kernel.h>
 #include <linux/jump_label_arch.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
+#include <asm/jump_label_insn.h>
 #include <asm/text-patching.h>
 
-static const u8 nop2[JMP8_INSN_SIZE] = { 0x66, 0x90 };
-static const u8 nop5[JMP32_INSN_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const u8 nop2[JUMP_LABEL_SHORT_SIZE] = { JUMP_LABEL_NOP2_BYTES };
+static const u8 nop5[JUMP_LABEL_LONG_SIZE] = { JUMP_LABEL_NOP5_BYTES };
 
-int arch_jump_entry_size(struct jump_entry *entry)
+bool arch_jump_entry_is_short(struct jump_entry *entry)
 {
 	u8 op = *(u8 *)jump_entry_code(entry);
 
-	return op == JMP8_INSN_OPCODE || op == nop2[0] ? JMP8_INSN_SIZE :
-							 JMP32_INSN_SIZE;
+	return op == JMP8_INSN_OPCODE || op == nop2[0];
+}
+
+int arch_jump_entry_size(struct jump_entry *entry)
+{
+	return arch_jump_entry_is_short(entry) ? JUMP_LABEL_SHORT_SIZE :
+						 JUMP_LABEL_LONG_SIZE;
 }
 
 /* The instruction of @type for a site of @size bytes into @insn. */
@@ -29,10 +36,10 @@ static void jump_label_insn(struct jump_entry *entry, enum jump_label_type type,
 	s32 rel32 = disp;
 
 	if (type == JUMP_LABEL_NOP) {
-		memcpy(insn, size == JMP8_INSN_SIZE ? nop2 : nop5, size);
+		memcpy(insn, size == JUMP_LABEL_SHORT_SIZE ? nop2 : nop5, size);
 		return;
 	}
-	if (size == JMP8_INSN_SIZE) {
+	if (size == JUMP_LABEL_SHORT_SIZE) {
 		insn[0] = JMP8_INSN_OPCODE;
 		insn[1] = (s8)disp;
 		return;
@@ -46,7 +53,7 @@ int arch_jump_label_check_site(struct jump_entry *entry,
 {
 	void *code = (void *)jump_entry_code(entry);
 	int size = arch_jump_entry_size(entry);
-	u8 want[POKE_MAX_OPCODE_SIZE];
+	u8 want[JUMP_LABEL_MAX_SIZE];
 
 	jump_label_insn(entry, type, size, want);
 	if (!memcmp(code, want, size))
@@ -57,23 +64,27 @@ int arch_jump_label_check_site(struct jump_entry *entry,
 	return -EINVAL;
 }
 
-bool arch_jump_label_transform_queue(struct jump_entry *entry,
+void arch_jump_label_transform_queue(struct jump_entry *entry,
 				     enum jump_label_type type)
 {
 	void *code = (void *)jump_entry_code(entry);
 	int size = arch_jump_entry_size(entry);
-	u8 insn[POKE_MAX_OPCODE_SIZE];
+	u8 insn[JUMP_LABEL_MAX_SIZE];
 
+	BUILD_BUG_ON(JUMP_LABEL_MAX_SIZE > POKE_MAX_OPCODE_SIZE);
 	/* Refuse to write over bytes we did not put there. */
 	if (arch_jump_label_check_site(entry, !type))
 		panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
 		      code, jump_entry_key(entry));
 	jump_label_insn(entry, type, size, insn);
+	mutex_lock(&text_mutex);
 	text_poke_queue(code, insn, size);
-	return true;
+	mutex_unlock(&text_mutex);
 }
 
 void arch_jump_label_transform_apply(void)
 {
+	mutex_lock(&text_mutex);
 	text_poke_finish();
+	mutex_unlock(&text_mutex);
 }

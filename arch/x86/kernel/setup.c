@@ -14,6 +14,7 @@
 #include <asm/processor.h>
 #include <asm/serial.h>
 #include <asm/setup.h>
+#include <asm/text-patching.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
 
@@ -62,6 +63,7 @@ void __init setup_arch(void)
 {
 	check_cpu();
 	trap_init();
+	text_poke_init();
 	memory_init();
 	paging_init();
 	tsc_init();

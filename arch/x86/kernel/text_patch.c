@@ -3,10 +3,12 @@
  * Writing kernel text while other CPUs run it.
  *
  * Text is mapped read-only and has no writable alias (the direct map's copy
- * of it is read-only too), so every write goes through a fixmap slot mapped
- * just for it: the physical page is mapped writable at FIX_TEXT_POKE0 (and
- * the next one at FIX_TEXT_POKE1 when the bytes straddle a page boundary),
- * written and unmapped again. text_poke() is that write, for one CPU.
+ * of it is read-only too), so every write goes through a fixmap alias: the
+ * page is mapped writable at FIX_TEXT_POKE0 (and the next one right after
+ * it, at FIX_TEXT_POKE1, when a write straddles the boundary), written and
+ * unmapped again. One pass writes many sites under one mapping per page,
+ * then serializes this CPU once and reads every site back through the text
+ * mapping once. text_poke() is a pass of one write, for one CPU.
  *
  * A batch changes many instructions at once, safely for CPUs that may be
  * executing them, with the int3 protocol:
@@ -34,6 +36,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -43,7 +46,10 @@
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/text-patching.h>
+#include <asm/text-patching-stats.h>
 #include <asm/traps.h>
+
+DEFINE_MUTEX(text_mutex);
 
 struct text_poke_stats text_poke_stats;
 static DEFINE_PER_CPU(unsigned long, int3_hits);
@@ -60,8 +66,17 @@ struct text_poke_loc {
 	u8 opcode[POKE_MAX_OPCODE_SIZE];
 };
 
-static struct text_poke_loc *tp_vec;
-static unsigned int tp_nr, tp_cap;
+/*
+ * The queue. It starts in a static array, so queueing never fails: when a
+ * bigger array cannot be had, what is queued is applied and the array is
+ * reused. A grown array is freed when its batch is done.
+ */
+#define TP_STATIC_CAP 16
+
+static struct text_poke_loc tp_static[TP_STATIC_CAP];
+static struct text_poke_loc *tp_vec = tp_static;
+static unsigned int tp_nr, tp_cap = TP_STATIC_CAP;
+static bool tp_unsorted;
 
 /* The batch being applied, as the int3 handler sees it. */
 static struct {
@@ -81,39 +96,105 @@ static phys_addr_t text_virt_to_phys(unsigned long va)
 	return (*pte & PTE_PFN_MASK & ~(u64)mask) | (va & mask);
 }
 
-static void text_poke_write(unsigned long va, const u8 *src, size_t len)
+/* The writable alias of one text page, and of the next one if needed. */
+struct tp_alias {
+	unsigned long page;	/* the text page mapped at FIX_TEXT_POKE0 */
+	u8 *base;		/* its alias, NULL while nothing is mapped */
+	bool next;		/* page + PAGE_SIZE is mapped at FIX_TEXT_POKE1 */
+};
+
+/* Where to write len bytes of text at va; maps only on a page change. */
+static u8 *tp_alias_map(struct tp_alias *a, unsigned long va, size_t len)
 {
-	size_t first = min_t(size_t, len, PAGE_SIZE - (va & ~PAGE_MASK));
-	u8 *alias = set_fixmap(FIX_TEXT_POKE0, text_virt_to_phys(va));
+	unsigned long page = va & PAGE_MASK;
 
-	memcpy(alias, src, first);
-	if (first < len) {
-		u8 *next = set_fixmap(FIX_TEXT_POKE1,
-				      text_virt_to_phys(va + first));
-
-		memcpy(next, src + first, len - first);
-		clear_fixmap(FIX_TEXT_POKE1);
+	BUILD_BUG_ON(FIX_TEXT_POKE1 != FIX_TEXT_POKE0 + 1);
+	if (!a->base || a->page != page) {
+		if (a->next)
+			clear_fixmap(FIX_TEXT_POKE1);
+		a->next = false;
+		a->page = page;
+		a->base = set_fixmap(FIX_TEXT_POKE0, text_virt_to_phys(page));
 	}
-	clear_fixmap(FIX_TEXT_POKE0);
+	if (va + len > page + PAGE_SIZE && !a->next) {
+		set_fixmap(FIX_TEXT_POKE1, text_virt_to_phys(page + PAGE_SIZE));
+		a->next = true;
+	}
+	return a->base + (va - page);
+}
+
+static void tp_alias_unmap(struct tp_alias *a)
+{
+	if (a->next)
+		clear_fixmap(FIX_TEXT_POKE1);
+	if (a->base)
+		clear_fixmap(FIX_TEXT_POKE0);
+}
+
+static void tp_check(const void *addr, const void *bytes, size_t len)
+{
+	if (memcmp(addr, bytes, len))
+		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
+		      (int)len, addr, (int)len, bytes);
+}
+
+void text_poke(void *addr, const void *opcode, size_t len)
+{
+	struct tp_alias alias = {};
+	unsigned long flags;
+
+	lockdep_assert_held(&text_mutex);
+	BUG_ON(len > PAGE_SIZE);
+	local_irq_save(flags);
+	memcpy(tp_alias_map(&alias, (unsigned long)addr, len), opcode, len);
+	tp_alias_unmap(&alias);
+	sync_core();
+	tp_check(addr, opcode, len);
+	text_poke_stats.passes++;
+	local_irq_restore(flags);
+}
+
+/* The three writes of the protocol: steps 2, 3 and 4. */
+enum tp_pass { TP_INT3, TP_TAILS, TP_FIRST };
+
+static const u8 tp_int3 = INT3_INSN_OPCODE;
+
+/* What @pass writes at @tp: *len bytes from the returned source at +*off. */
+static const u8 *tp_pass_bytes(const struct text_poke_loc *tp,
+			       enum tp_pass pass, unsigned int *off,
+			       unsigned int *len)
+{
+	*off = pass == TP_TAILS;
+	*len = pass == TP_TAILS ? tp->len - 1 : 1;
+	return pass == TP_INT3 ? &tp_int3 : tp->opcode + *off;
 }
 
 /*
- * Callers serialize (jump_label_mutex): the fixmap slots are shared. The
- * interrupts-off window keeps this CPU from running anything between the
- * write and the check.
+ * One pass over vec[0..nr), sorted by address: every write under one
+ * mapping per page, then one serialization and one read-back of them all.
  */
-void text_poke(void *addr, const void *opcode, size_t len)
+static void text_poke_pass(struct text_poke_loc *vec, unsigned int nr,
+			   enum tp_pass pass)
 {
+	struct tp_alias alias = {};
+	unsigned int i, off, len;
 	unsigned long flags;
+	const u8 *src;
 
-	BUG_ON(len > PAGE_SIZE);
 	local_irq_save(flags);
-	text_poke_write((unsigned long)addr, opcode, len);
+	for (i = 0; i < nr; i++) {
+		src = tp_pass_bytes(&vec[i], pass, &off, &len);
+		if (len)
+			memcpy(tp_alias_map(&alias, (unsigned long)vec[i].addr + off,
+					    len), src, len);
+	}
+	tp_alias_unmap(&alias);
 	sync_core();
-	if (memcmp(addr, opcode, len))
-		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
-		      (int)len, addr, (int)len, opcode);
-	text_poke_stats.pokes++;
+	for (i = 0; i < nr; i++) {
+		src = tp_pass_bytes(&vec[i], pass, &off, &len);
+		tp_check(vec[i].addr + off, src, len);
+	}
+	text_poke_stats.passes++;
 	local_irq_restore(flags);
 }
 
@@ -123,18 +204,18 @@ static void do_sync_core(void *info)
 }
 
 /* One round: every online CPU serializes its instruction stream. */
-void text_poke_sync(void)
+static void text_poke_sync(void)
 {
 	on_each_cpu(do_sync_core, NULL, 1);
 	text_poke_stats.sync_rounds++;
 }
 
 /*
- * A sync round in which the other CPUs are parked while write() runs: each
- * one, in its sync IPI, checks in and spins until released, then
- * serializes. Still one IPI per CPU, one round. On hardware the plain round
- * would do; see step 4 in text_poke_bp_batch() for why the last write of a
- * batch is made with everyone parked.
+ * A sync round in which the other CPUs are parked while this one writes the
+ * first bytes: each one, in its sync IPI, checks in and spins until
+ * released, then serializes. Still one IPI per CPU, one round. On hardware
+ * the plain round would do; see step 4 in text_poke_bp_batch() for why the
+ * last write of a batch is made with everyone parked.
  */
 struct tp_park {
 	atomic_t arrived;
@@ -153,9 +234,7 @@ static void do_park(void *info)
 	atomic_inc(&park->left);
 }
 
-static void text_poke_sync_parked(void (*write)(struct text_poke_loc *vec,
-						unsigned int nr),
-				  struct text_poke_loc *vec, unsigned int nr)
+static void text_poke_sync_parked(struct text_poke_loc *vec, unsigned int nr)
 {
 	struct tp_park park = { .released = false };
 	int others = num_online_cpus() - 1;
@@ -165,8 +244,7 @@ static void text_poke_sync_parked(void (*write)(struct text_poke_loc *vec,
 	smp_call_function(do_park, &park, 0);
 	while (atomic_read_acquire(&park.arrived) < others)
 		cpu_relax();
-	write(vec, nr);
-	sync_core();
+	text_poke_pass(vec, nr, TP_FIRST);
 	__atomic_store_n(&park.released, true, __ATOMIC_RELEASE);
 	while (atomic_read_acquire(&park.left) < others)
 		cpu_relax();
@@ -258,6 +336,11 @@ static bool poke_int3_handler(struct pt_regs *regs)
 
 static struct int3_hook poke_int3_hook = { .handler = poke_int3_handler };
 
+void __init text_poke_init(void)
+{
+	register_int3_hook(&poke_int3_hook);
+}
+
 static void bp_arm(struct text_poke_loc *vec, unsigned int nr)
 {
 	unsigned int cpu;
@@ -290,14 +373,6 @@ static void bp_step(enum text_poke_step step)
 		text_poke_test_hook(step);
 }
 
-static void write_first_bytes(struct text_poke_loc *vec, unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		text_poke(vec[i].addr, vec[i].opcode, 1);
-}
-
 /*
  * Steps 1-5 of the protocol for vec[0..nr), sorted by address.
  *
@@ -310,40 +385,30 @@ static void write_first_bytes(struct text_poke_loc *vec, unsigned int nr)
  */
 static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 {
-	static const u8 int3 = INT3_INSN_OPCODE;
-	unsigned int i;
-
 	bp_arm(vec, nr);
-	for (i = 0; i < nr; i++)
-		text_poke(vec[i].addr, &int3, 1);
+	text_poke_pass(vec, nr, TP_INT3);
 	text_poke_sync();
 	bp_step(TEXT_POKE_INT3_WRITTEN);
-	for (i = 0; i < nr; i++)
-		if (vec[i].len > 1)
-			text_poke(vec[i].addr + 1, vec[i].opcode + 1,
-				  vec[i].len - 1);
+	text_poke_pass(vec, nr, TP_TAILS);
 	text_poke_sync();
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
-	text_poke_sync_parked(write_first_bytes, vec, nr);
+	text_poke_sync_parked(vec, nr);
 	bp_retire();
 	text_poke_stats.batches++;
 	text_poke_stats.sites += nr;
 }
 
-/* Makes room for one more change; false if memory ran out. */
+/* Four times the room, or false if memory ran out. */
 static bool text_poke_grow(void)
 {
-	unsigned int cap = tp_cap ? 2 * tp_cap : 64;
-	struct text_poke_loc *v;
+	unsigned int cap = 4 * tp_cap;
+	struct text_poke_loc *v = kmalloc(cap * sizeof(*v), GFP_KERNEL);
 
-	if (tp_nr < tp_cap)
-		return true;
-	v = kmalloc(cap * sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return false;
-	if (tp_vec)
-		memcpy(v, tp_vec, tp_nr * sizeof(*v));
-	kfree(tp_vec);
+	memcpy(v, tp_vec, tp_nr * sizeof(*v));
+	if (tp_vec != tp_static)
+		kfree(tp_vec);
 	tp_vec = v;
 	tp_cap = cap;
 	return true;
@@ -353,18 +418,14 @@ void text_poke_queue(void *addr, const void *opcode, size_t len)
 {
 	struct text_poke_loc *tp;
 
-	BUG_ON(len > POKE_MAX_OPCODE_SIZE);
-	/* Out of memory: apply what is queued, then queue into the room. */
-	if (!text_poke_grow()) {
+	lockdep_assert_held(&text_mutex);
+	BUG_ON(len > POKE_MAX_OPCODE_SIZE || !len);
+	if (tp_nr == tp_cap && !text_poke_grow()) {
+		text_poke_stats.early_flushes++;
 		text_poke_finish();
-		if (!tp_cap) { /* not even a first queue: a batch of one */
-			struct text_poke_loc one = { .addr = addr, .len = len };
-
-			memcpy(one.opcode, opcode, len);
-			text_poke_bp_batch(&one, 1);
-			return;
-		}
 	}
+	if (tp_nr && addr <= tp_vec[tp_nr - 1].addr)
+		tp_unsorted = true;
 	tp = &tp_vec[tp_nr++];
 	tp->addr = addr;
 	tp->len = len;
@@ -381,20 +442,24 @@ static int tp_cmp(const void *a, const void *b)
 
 void text_poke_finish(void)
 {
-	static bool hooked;
 	unsigned int i;
 
+	lockdep_assert_held(&text_mutex);
 	if (!tp_nr)
 		return;
-	if (!hooked) {
-		register_int3_hook(&poke_int3_hook);
-		hooked = true;
-	}
-	sort(tp_vec, tp_nr, sizeof(*tp_vec), tp_cmp, NULL);
+	/* A key's sites come in address order: sorting is rarely needed. */
+	if (tp_unsorted)
+		sort(tp_vec, tp_nr, sizeof(*tp_vec), tp_cmp, NULL);
 	if (text_poke_batching)
 		text_poke_bp_batch(tp_vec, tp_nr);
 	else
 		for (i = 0; i < tp_nr; i++)
 			text_poke_bp_batch(&tp_vec[i], 1);
 	tp_nr = 0;
+	tp_unsorted = false;
+	if (tp_vec != tp_static) {
+		kfree(tp_vec);
+		tp_vec = tp_static;
+		tp_cap = TP_STATIC_CAP;
+	}
 }

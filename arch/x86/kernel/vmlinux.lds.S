@@ -94,6 +94,9 @@ SECTIONS
 		KEEP(*(__param))
 		__stop___param = .;
 		. = ALIGN(8);
+		__initcall_early_start = .;
+		KEEP(*(.initcall.early.init))
+		__initcall_early_end = .;
 		__initcall_start = .;
 		KEEP(*(.initcall.init))
 		__initcall_end = .;

@@ -7,17 +7,15 @@
  * assembler picks the shortest form that reaches: jmp8 (EB rel8, 2 bytes)
  * or jmp32 (E9 rel32, 5 bytes). After the link, scripts/jump_label_fixup
  * turns the sites whose initial state is NOP into the NOP of the same
- * length (66 90 or 0f 1f 44 00 00). arch_static_branch() and
- * arch_static_branch_jump() thus emit the same code: the initial state is a
- * function of the key's initial value and the branch bit, which the tool
- * reads from the image exactly as the kernel computes it at run time.
+ * length (the bytes: <asm/jump_label_insn.h>) and sorts the table.
+ * arch_static_branch() and arch_static_branch_jump() thus emit the same
+ * code: the initial state is a function of the key's initial value and the
+ * branch bit, which the tool reads from the image exactly as the kernel
+ * computes it at run time.
  *
  * The entry: three 32-bit offsets, each relative to its own field, so the
  * table needs no relocations and takes 12 bytes per site (Linux: 16).
  */
-#define JUMP_LABEL_NOP_SIZE_SHORT 2
-#define JUMP_LABEL_NOP_SIZE_LONG 5
-
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
 #include <linux/compiler.h>

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The patch engine under real concurrency (boot with 4 CPUs: QEMU's
+ * multi-threaded TCG runs them on separate host threads): the text lock,
+ * the int3 emulation, a 1,024-site key in three sync rounds, flips while
+ * kmalloc() fails, and a stress of many flips with readers on every other
+ * CPU.
+ *
+ * Readers run inside a call-function IPI with interrupts re-enabled, so
+ * they keep servicing the sync-core IPIs of the patching CPU. Every wait on
+ * other CPUs is bounded by the case's time budget: a run that is too slow
+ * fails with a message instead of hanging.
+ */
+#include <linux/jump_label_arch.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/processor.h>
+#include <asm/text-patching.h>
+#include <asm/text-patching-stats.h>
+#include <asm/tsc.h>
+#include <kunit/test.h>
+
+/*
+ * The stress case: text_patch_test.flips=N flips (make stress: 100,000)
+ * within text_patch_test.budget=S seconds of wall time.
+ */
+static unsigned int tpt_flips = 2000;
+core_param_named("text_patch_test.flips", tpt_flips, uint);
+static unsigned int tpt_budget_s = 300;
+core_param_named("text_patch_test.budget", tpt_budget_s, uint);
+
+DEFINE_STATIC_KEY_FALSE(tpt_one);
+DEFINE_STATIC_KEY_FALSE(tpt_56);
+DEFINE_STATIC_KEY_FALSE(tpt_big);
+DEFINE_STATIC_KEY_FALSE(tpt_emul);
+#define TPT_STRESS_KEYS 4
+DEFINE_STATIC_KEY_ARRAY_FALSE(tpt_keys, TPT_STRESS_KEYS);
+
+/* Each taken branch counts one: a function returns its key's state x sites. */
+#define TPT_S1(k) n += static_branch_unlikely(&k);
+#define TPT_S8(k) TPT_S1(k) TPT_S1(k) TPT_S1(k) TPT_S1(k) \
+		  TPT_S1(k) TPT_S1(k) TPT_S1(k) TPT_S1(k)
+#define TPT_S64(k) TPT_S8(k) TPT_S8(k) TPT_S8(k) TPT_S8(k) \
+		   TPT_S8(k) TPT_S8(k) TPT_S8(k) TPT_S8(k)
+#define TPT_S256(k) TPT_S64(k) TPT_S64(k) TPT_S64(k) TPT_S64(k)
+#define TPT_SITES_FN(name, body)               \
+	static noinline int name(void)         \
+	{                                      \
+		int n = 0;                     \
+					       \
+		body                           \
+		return n;                      \
+	}
+
+TPT_SITES_FN(tpt_one_fn, TPT_S1(tpt_one))
+TPT_SITES_FN(tpt_56_fn, TPT_S8(tpt_56) TPT_S8(tpt_56) TPT_S8(tpt_56)
+	     TPT_S8(tpt_56) TPT_S8(tpt_56) TPT_S8(tpt_56) TPT_S8(tpt_56))
+TPT_SITES_FN(tpt_big_fn, TPT_S256(tpt_big) TPT_S256(tpt_big)
+	     TPT_S256(tpt_big) TPT_S256(tpt_big))
+
+/* Stress readers: two sites per key, one of each length and macro. */
+#define TPT_READER(i)                                                  \
+	static noinline int tpt_read##i(void)                          \
+	{                                                              \
+		int n = static_branch_unlikely(&tpt_keys[i]);          \
+									\
+		if (static_branch_likely(&tpt_keys[i])) {              \
+			asm volatile(".skip 160, 0x90");               \
+			return n + 1;                                  \
+		}                                                      \
+		return n;                                              \
+	}
+TPT_READER(0)
+TPT_READER(1)
+TPT_READER(2)
+TPT_READER(3)
+
+struct tpt_key {
+	struct static_key_false *key;
+	int (*fn)(void);
+	unsigned int sites;
+};
+
+static const struct tpt_key tpt_sized[] = {
+	{ &tpt_one, tpt_one_fn, 1 },
+	{ &tpt_56, tpt_56_fn, 56 },
+	{ &tpt_big, tpt_big_fn, 1024 },
+};
+
+static const struct tpt_key tpt_stress_keys[TPT_STRESS_KEYS] = {
+	{ &tpt_keys[0], tpt_read0, 2 },
+	{ &tpt_keys[1], tpt_read1, 2 },
+	{ &tpt_keys[2], tpt_read2, 2 },
+	{ &tpt_keys[3], tpt_read3, 2 },
+};
+
+static unsigned int tpt_entries(struct static_key *key)
+{
+	struct jump_entry *entry;
+	unsigned int n = 0;
+
+	for_each_key_entry(key, entry)
+		n++;
+	return n;
+}
+
+/* Sites of the key that do not hold the instruction of its state. */
+static unsigned int tpt_sites_wrong(struct static_key *key, bool enabled)
+{
+	struct jump_entry *entry;
+	unsigned int bad = 0;
+
+	for_each_key_entry(key, entry)
+		bad += arch_jump_label_check_site(entry, enabled ^
+						  jump_entry_is_branch(entry)) != 0;
+	return bad;
+}
+
+/* text_poke() without text_mutex WARNs (and still writes). */
+static void tpt_test_text_lock(struct kunit *test)
+{
+	u8 *code = (u8 *)tpt_one_fn;
+	unsigned long warns = nr_warnings;
+	u8 same[1] = { code[0] };
+
+	KUNIT_EXPECT_FALSE(test, mutex_is_owner(&text_mutex));
+	text_poke(code, same, 1);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	mutex_lock(&text_mutex);
+	text_poke(code, same, 1);
+	mutex_unlock(&text_mutex);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	KUNIT_EXPECT_EQ(test, tpt_one_fn(), 0);
+}
+
+static void tpt_big_key(struct kunit *test, bool batched)
+{
+	unsigned int n = tpt_entries(&tpt_big.key);
+	unsigned long per_flip = batched ? 3 : 3 * n;
+	struct text_poke_stats before = text_poke_stats;
+	unsigned long ipis = smp_stats.ipis_sent;
+	bool saved = text_poke_batching;
+
+	KUNIT_ASSERT_EQ(test, n, 1024);
+	text_poke_batching = batched;
+	static_branch_enable(&tpt_big);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
+			before.sync_rounds + per_flip);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + n);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches,
+			before.batches + (batched ? 1 : n));
+	KUNIT_EXPECT_EQ(test, tpt_sites_wrong(&tpt_big.key, true), 0);
+	KUNIT_EXPECT_EQ(test, tpt_big_fn(), n);
+	static_branch_disable(&tpt_big);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
+			before.sync_rounds + 2 * per_flip);
+	KUNIT_EXPECT_EQ(test, tpt_sites_wrong(&tpt_big.key, false), 0);
+	KUNIT_EXPECT_EQ(test, tpt_big_fn(), 0);
+	text_poke_batching = saved;
+	kunit_info(test, "%u sites, %s: %lu sync rounds and %lu IPIs a flip", n,
+		   batched ? "batched" : "unbatched", per_flip,
+		   (smp_stats.ipis_sent - ipis) / 2);
+}
+
+static void tpt_test_big_batched(struct kunit *test)
+{
+	tpt_big_key(test, true);
+}
+
+static void tpt_test_big_unbatched(struct kunit *test)
+{
+	tpt_big_key(test, false);
+}
+
+/*
+ * The int3 emulation itself: in the middle of a flip, with int3 on every
+ * site, this CPU runs the sites; each trap must land where the new
+ * instruction would (a JMP for the unlikely sites, a NOP for the likely
+ * ones when enabling; the reverse when disabling), for 2- and 5-byte sites.
+ */
+static noinline int tpt_emul_unlikely(void)
+{
+	return static_branch_unlikely(&tpt_emul) ? 1 : 0;
+}
+
+static noinline int tpt_emul_unlikely_long(void)
+{
+	if (static_branch_unlikely(&tpt_emul))
+		return 1;
+	asm volatile(".skip 200, 0x90");
+	return 0;
+}
+
+static noinline int tpt_emul_likely(void)
+{
+	return static_branch_likely(&tpt_emul) ? 1 : 0;
+}
+
+static noinline int tpt_emul_likely_long(void)
+{
+	if (static_branch_likely(&tpt_emul)) {
+		asm volatile(".skip 200, 0x90");
+		return 1;
+	}
+	return 0;
+}
+
+static int (*const tpt_emul_fns[])(void) = {
+	tpt_emul_unlikely, tpt_emul_unlikely_long,
+	tpt_emul_likely, tpt_emul_likely_long,
+};
+
+static struct {
+	int results[2][ARRAY_SIZE(tpt_emul_fns)];
+	bool ran[2];
+} tpt_emul_state;
+
+static void tpt_emul_hook(enum text_poke_step step)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tpt_emul_fns); i++)
+		tpt_emul_state.results[step][i] = tpt_emul_fns[i]();
+	tpt_emul_state.ran[step] = true;
+}
+
+static void tpt_emul_flip(struct kunit *test, bool enable)
+{
+	unsigned long hits = text_poke_int3_hits();
+	unsigned int step, i;
+
+	memset(&tpt_emul_state, 0, sizeof(tpt_emul_state));
+	text_poke_test_hook = tpt_emul_hook;
+	if (enable)
+		static_branch_enable(&tpt_emul);
+	else
+		static_branch_disable(&tpt_emul);
+	text_poke_test_hook = NULL;
+	/* Two steps with int3 in place, four sites run at each. */
+	KUNIT_EXPECT_EQ(test, text_poke_int3_hits(),
+			hits + 2 * ARRAY_SIZE(tpt_emul_fns));
+	for (step = 0; step < 2; step++) {
+		KUNIT_EXPECT_TRUE(test, tpt_emul_state.ran[step]);
+		for (i = 0; i < ARRAY_SIZE(tpt_emul_fns); i++)
+			KUNIT_EXPECT_EQ_MSG(test, tpt_emul_state.results[step][i],
+					    enable, "%ps at step %u",
+					    tpt_emul_fns[i], step);
+	}
+	for (i = 0; i < ARRAY_SIZE(tpt_emul_fns); i++)
+		KUNIT_EXPECT_EQ(test, tpt_emul_fns[i](), enable);
+}
+
+static void tpt_test_int3_emulation(struct kunit *test)
+{
+	tpt_emul_flip(test, true);
+	tpt_emul_flip(test, false);
+}
+
+/*
+ * Flips with readers: this CPU flips keys[i % nr_keys] flips times, the
+ * other CPUs run the keys' site functions and check what they see against
+ * what the flipper published. Every handshake_every flips the flipper waits
+ * until each reader has checked every key with nothing in flight.
+ */
+#define TPT_MAX_KEYS 4
+
+struct tpt_run {
+	const struct tpt_key *keys;
+	unsigned int nr_keys;
+	unsigned int flips;
+	unsigned int handshake_every;
+	unsigned int fail_allocs;	/* kmalloc() failures injected a flip */
+	u64 deadline;			/* rdtsc() value: the time budget */
+	/* Shared with the readers. */
+	bool stop;
+	unsigned long gen;		/* flips completed */
+	int state[TPT_MAX_KEYS];	/* each key's state after them */
+	int in_flight;			/* 1 + the key being flipped, or 0 */
+	unsigned long check_seq;	/* handshake requests */
+	unsigned long ack[NR_CPUS];	/* handshakes each reader answered */
+	unsigned long loops[NR_CPUS];
+	atomic_t violations;
+	atomic_t handshake_violations;
+	atomic_t running;
+	/* Results of the flipper. */
+	unsigned int done;
+	unsigned int wrong_sites;
+	unsigned int wrong_results;
+	bool out_of_time;
+};
+
+static struct tpt_run tpt_run;
+
+static int tpt_expect(const struct tpt_run *r, unsigned int k, int state)
+{
+	return state ? r->keys[k].sites : 0;
+}
+
+/* Checks one pass over every key against what the flipper published. */
+static void tpt_reader_pass(struct tpt_run *r)
+{
+	unsigned long gen = __atomic_load_n(&r->gen, __ATOMIC_ACQUIRE);
+	int snap[TPT_MAX_KEYS], got;
+	unsigned int k;
+
+	for (k = 0; k < r->nr_keys; k++)
+		snap[k] = READ_ONCE(r->state[k]);
+	for (k = 0; k < r->nr_keys; k++) {
+		got = r->keys[k].fn();
+		/* Old or new (or a mix) while in flight; only new once done. */
+		if (got != tpt_expect(r, k, snap[k]) &&
+		    READ_ONCE(r->in_flight) != k + 1 &&
+		    __atomic_load_n(&r->gen, __ATOMIC_ACQUIRE) == gen)
+			atomic_inc(&r->violations);
+	}
+}
+
+/* The handshake: the flipper waits, so nothing is in flight now. */
+static void tpt_reader_handshake(struct tpt_run *r, unsigned int cpu)
+{
+	unsigned long seq = __atomic_load_n(&r->check_seq, __ATOMIC_ACQUIRE);
+	unsigned int k;
+
+	if (seq == r->ack[cpu])
+		return;
+	for (k = 0; k < r->nr_keys; k++)
+		if (r->keys[k].fn() != tpt_expect(r, k, READ_ONCE(r->state[k])))
+			atomic_inc(&r->handshake_violations);
+	__atomic_store_n(&r->ack[cpu], seq, __ATOMIC_RELEASE);
+}
+
+static void tpt_reader(void *info)
+{
+	struct tpt_run *r = info;
+	unsigned int cpu = smp_processor_id();
+
+	local_irq_enable();
+	while (!READ_ONCE(r->stop)) {
+		tpt_reader_pass(r);
+		tpt_reader_handshake(r, cpu);
+		r->loops[cpu]++;
+	}
+	local_irq_disable();
+	atomic_dec(&r->running);
+}
+
+static bool tpt_out_of_time(struct tpt_run *r)
+{
+	if (rdtsc() > r->deadline)
+		r->out_of_time = true;
+	return r->out_of_time;
+}
+
+static void tpt_handshake(struct tpt_run *r)
+{
+	unsigned long seq = r->check_seq + 1;
+	unsigned int cpu;
+
+	__atomic_store_n(&r->check_seq, seq, __ATOMIC_RELEASE);
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id())
+			continue;
+		while (__atomic_load_n(&r->ack[cpu], __ATOMIC_ACQUIRE) != seq)
+			if (tpt_out_of_time(r))
+				return;
+			else
+				cpu_relax();
+	}
+}
+
+static void tpt_flip(struct tpt_run *r, unsigned int i)
+{
+	unsigned int k = i % r->nr_keys;
+	const struct tpt_key *key = &r->keys[k];
+	int on = !r->state[k];
+
+	WRITE_ONCE(r->in_flight, k + 1);
+	kmalloc_fail_next(r->fail_allocs);
+	if (on)
+		static_branch_enable(key->key);
+	else
+		static_branch_disable(key->key);
+	kmalloc_fail_next(0);
+	WRITE_ONCE(r->state[k], on);
+	__atomic_store_n(&r->gen, r->gen + 1, __ATOMIC_RELEASE);
+	WRITE_ONCE(r->in_flight, 0);
+	r->wrong_sites += tpt_sites_wrong(&key->key->key, on);
+	r->wrong_results += key->fn() != tpt_expect(r, k, on);
+}
+
+/* Runs r (keys, counts and budget filled in); returns the reader passes. */
+static unsigned long tpt_run_flips(struct tpt_run *r, unsigned int budget_s)
+{
+	unsigned int cpu, i, readers = num_online_cpus() - 1;
+	unsigned long loops = 0;
+
+	r->deadline = rdtsc() + (u64)budget_s * 1000 * tsc_khz;
+	atomic_set(&r->running, readers);
+	if (readers)
+		smp_call_function(tpt_reader, r, 0);
+	for (i = 0; i < r->flips && !tpt_out_of_time(r); i++, r->done++) {
+		tpt_flip(r, i);
+		if (readers && i % r->handshake_every == r->handshake_every - 1)
+			tpt_handshake(r);
+	}
+	WRITE_ONCE(r->stop, true);
+	while (atomic_read(&r->running))
+		cpu_relax();
+	for_each_online_cpu(cpu)
+		loops += r->loops[cpu];
+	for (i = 0; i < r->nr_keys; i++)
+		if (r->state[i])
+			static_branch_disable(r->keys[i].key);
+	return loops;
+}
+
+static void tpt_expect_clean(struct kunit *test, struct tpt_run *r)
+{
+	KUNIT_EXPECT_FALSE_MSG(test, r->out_of_time,
+			       "out of time: %u of %u flips in the budget",
+			       r->done, r->flips);
+	KUNIT_EXPECT_EQ(test, r->done, r->flips);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->violations), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->handshake_violations), 0);
+	KUNIT_EXPECT_EQ(test, r->wrong_sites, 0);
+	KUNIT_EXPECT_EQ(test, r->wrong_results, 0);
+}
+
+/*
+ * Keys of 1, 56 and 1,024 sites flipped while kmalloc() fails: the first
+ * allocation of each flip, then every one. The queue applies what it holds
+ * when it cannot grow, so a flip takes more batches, each of three sync
+ * rounds, and every site still ends right. Readers on the other CPUs hit
+ * the int3s of every batch: each must be emulated.
+ */
+static void tpt_test_alloc_failure(struct kunit *test)
+{
+	static const unsigned int fails[] = { 1, 1000 };
+	struct tpt_run *r = &tpt_run;
+	struct text_poke_stats before;
+	unsigned long hits = text_poke_int3_hits(), passes;
+	unsigned int f, batches, flushes;
+
+	for (f = 0; f < ARRAY_SIZE(fails); f++) {
+		memset(r, 0, sizeof(*r));
+		r->keys = tpt_sized;
+		r->nr_keys = ARRAY_SIZE(tpt_sized);
+		r->flips = 4 * r->nr_keys;
+		r->handshake_every = r->nr_keys;
+		r->fail_allocs = fails[f];
+		before = text_poke_stats;
+		passes = tpt_run_flips(r, tpt_budget_s);
+		tpt_expect_clean(test, r);
+		batches = text_poke_stats.batches - before.batches;
+		flushes = text_poke_stats.early_flushes - before.early_flushes;
+		/* Each flip of the 56 and 1,024 sites flushed early. */
+		KUNIT_EXPECT_GE(test, flushes, 8);
+		KUNIT_EXPECT_EQ(test, batches, r->flips + flushes);
+		KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
+				before.sync_rounds + 3 * batches);
+		KUNIT_EXPECT_EQ(test, text_poke_stats.sites,
+				before.sites + 4 * (1 + 56 + 1024));
+		kunit_info(test, "%u failing allocations a flip: %u flips, %u batches (%u early), %lu reader passes",
+			   fails[f], r->done, batches, flushes, passes);
+	}
+	kmalloc_fail_next(0);
+	if (num_online_cpus() > 1)
+		KUNIT_EXPECT_GT(test, text_poke_int3_hits(), hits);
+}
+
+/* Stress: many flips of 4 keys, readers on every other CPU. */
+static void tpt_test_stress(struct kunit *test)
+{
+	struct tpt_run *r = &tpt_run;
+	unsigned long hits = text_poke_int3_hits(), passes;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs readers on other CPUs, booted with 1");
+	memset(r, 0, sizeof(*r));
+	r->keys = tpt_stress_keys;
+	r->nr_keys = TPT_STRESS_KEYS;
+	r->flips = tpt_flips;
+	r->handshake_every = 500;
+	passes = tpt_run_flips(r, tpt_budget_s);
+	tpt_expect_clean(test, r);
+	KUNIT_EXPECT_EQ(test, r->check_seq, r->flips / r->handshake_every);
+	KUNIT_EXPECT_GT(test, passes, 0);
+	KUNIT_EXPECT_GT(test, text_poke_int3_hits(), hits);
+	kunit_info(test, "%u flips, %u readers, %lu reader passes, %d wrong branches, %lu int3 hits",
+		   r->done, num_online_cpus() - 1, passes,
+		   atomic_read(&r->violations) +
+		   atomic_read(&r->handshake_violations),
+		   text_poke_int3_hits() - hits);
+}
+
+static struct kunit_case tpt_cases[] = {
+	KUNIT_CASE(tpt_test_text_lock),
+	KUNIT_CASE(tpt_test_int3_emulation),
+	KUNIT_CASE(tpt_test_big_batched),
+	KUNIT_CASE(tpt_test_big_unbatched),
+	KUNIT_CASE(tpt_test_alloc_failure),
+	KUNIT_CASE_SLOW(tpt_test_stress),
+	{}
+};
+
+static struct kunit_suite tpt_suite = {
+	.name = "text_patch",
+	.test_cases = tpt_cases,
+};
+kunit_test_suite(tpt_suite);

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_JUMP_LABEL_TABLE_H
+#define _LINUX_JUMP_LABEL_TABLE_H
+
+/*
+ * The jump table as its owners see it: kernel/jump_label.c, the arch code
+ * behind <linux/jump_label_arch.h>, and the tests and benchmarks. Users of
+ * static keys include <linux/jump_label.h> only.
+ *
+ * An entry (struct jump_entry, <asm/jump_label.h>) holds three s32 offsets,
+ * each relative to its own field: the site, the target of its JMP and the
+ * key. Keys are at least 4-aligned, so the key offset carries two flags in
+ * its low bits. The accessors below are the only code that knows this.
+ */
+#include <linux/jump_label.h>
+
+#ifdef CONFIG_JUMP_LABEL
+#include <asm/jump_label.h>
+
+#define JUMP_ENTRY_BRANCH 1	/* static_branch_likely(): JMP when disabled */
+#define JUMP_ENTRY_INIT 2	/* the site is in init text (set at boot) */
+#define JUMP_ENTRY_FLAGS (JUMP_ENTRY_BRANCH | JUMP_ENTRY_INIT)
+
+static inline unsigned long jump_entry_code(const struct jump_entry *entry)
+{
+	return (unsigned long)&entry->code + entry->code;
+}
+
+static inline unsigned long jump_entry_target(const struct jump_entry *entry)
+{
+	return (unsigned long)&entry->target + entry->target;
+}
+
+static inline struct static_key *jump_entry_key(const struct jump_entry *entry)
+{
+	long offset = entry->key & ~(long)JUMP_ENTRY_FLAGS;
+
+	return (struct static_key *)((unsigned long)&entry->key + offset);
+}
+
+static inline bool jump_entry_is_branch(const struct jump_entry *entry)
+{
+	return entry->key & JUMP_ENTRY_BRANCH;
+}
+
+static inline bool jump_entry_is_init(const struct jump_entry *entry)
+{
+	return entry->key & JUMP_ENTRY_INIT;
+}
+
+static inline void jump_entry_set_init(struct jump_entry *entry, bool set)
+{
+	if (set)
+		entry->key |= JUMP_ENTRY_INIT;
+	else
+		entry->key &= ~JUMP_ENTRY_INIT;
+}
+
+/* Sorted by (key, code) in the image by scripts/jump_label_fixup. */
+extern struct jump_entry __start___jump_table[];
+extern struct jump_entry __stop___jump_table[];
+
+/* The key's first entry in the sorted table, NULL before init or if none. */
+static inline struct jump_entry *static_key_entries(struct static_key *key)
+{
+	return (struct jump_entry *)(key->type & ~JUMP_TYPE_MASK);
+}
+
+/* Walks the entries of @key, which are contiguous in the sorted table. */
+#define for_each_key_entry(key, entry)                                    \
+	for ((entry) = static_key_entries(key);                           \
+	     (entry) && (entry) < __stop___jump_table &&                  \
+	     jump_entry_key(entry) == (key);                              \
+	     (entry)++)
+
+/*
+ * Sorts [start, stop) by (key, code) unless it already is; returns true if
+ * it had to sort. Boot calls it on the kernel's table, tests on their own.
+ */
+bool jump_label_sort_entries(struct jump_entry *start,
+			     struct jump_entry *stop);
+
+#endif /* CONFIG_JUMP_LABEL */
+
+/* Filled in by jump_label_init(), for tests and benchmarks. */
+struct jump_label_stats {
+	unsigned int entries;
+	unsigned int keys;
+	unsigned int short_sites;
+	bool sorted_at_boot;	/* the image's table was out of order */
+	u64 init_cycles;	/* jump_label_init()'s own cost (rdtsc) */
+};
+
+extern struct jump_label_stats jump_label_stats;
+
+#endif /* _LINUX_JUMP_LABEL_TABLE_H */
