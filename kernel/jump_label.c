@@ -308,6 +308,7 @@ bool __weak arch_jump_entry_is_short(struct jump_entry *entry)
 /* Hands the key's sites to the arch as one batch. */
 static void jump_label_update(struct static_key *key)
 {
+	bool enabled = __static_key_enabled(key);
 	struct jump_entry *entry;
 
 	lockdep_assert_held(&jump_label_mutex);
@@ -318,7 +319,8 @@ static void jump_label_update(struct static_key *key)
 		/* Sites in freed init text no longer exist. */
 		if (jump_entry_is_init(entry) && !init_mem_available)
 			continue;
-		arch_jump_label_transform_queue(entry, jump_label_type(entry));
+		arch_jump_label_transform_queue(entry, enabled ^
+						jump_entry_is_branch(entry));
 	}
 	arch_jump_label_transform_apply();
 }

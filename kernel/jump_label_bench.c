@@ -12,6 +12,7 @@
 #include <linux/jump_label_arch.h>
 #include <linux/smp.h>
 #include <asm/text-patching-stats.h>
+#include <asm/traps.h>
 
 #define BENCH_CALLS 10000
 
@@ -260,9 +261,9 @@ static void jlb_int3_hook(enum text_poke_step step)
 	jlb_int3.trapped = bench_cycles() - t0 - empty;
 }
 
-static void bench_int3_one(unsigned int i)
+static void bench_int3_one(unsigned int i, u64 trap_x100)
 {
-	u64 empty, t0, plain;
+	u64 empty, t0, plain, hit_x100;
 	char params[32];
 
 	jlb_int3.fn = jlb_flips[i].fn;
@@ -275,16 +276,53 @@ static void bench_int3_one(unsigned int i)
 	plain = bench_cycles() - t0 - empty;
 	static_branch_disable(jlb_flips[i].key);
 	snprintf(params, sizeof(params), "batch=%u", jlb_flips[i].sites);
-	bench_report("int3_insns", params, jlb_int3.trapped > plain ?
-		     100 * (jlb_int3.trapped - plain) / jlb_flips[i].sites : 0,
-		     "insns");
+	hit_x100 = jlb_int3.trapped > plain ?
+		   100 * (jlb_int3.trapped - plain) / jlb_flips[i].sites : 0;
+	bench_report("int3_insns", params, hit_x100, "insns");
+	bench_report("int3_handler_insns", params,
+		     hit_x100 > trap_x100 ? hit_x100 - trap_x100 : 0, "insns");
+}
+
+/*
+ * The trap alone: an int3 that a trivial hook, registered first, claims.
+ * Exception entry, the hook walk and the return: int3_insns less this is
+ * the cost of the batch handler itself.
+ */
+extern const char jlb_bare_int3_ip[];
+
+static noinline int jlb_bare_int3(void)
+{
+	asm volatile(".globl jlb_bare_int3_ip\n\t"
+		     "int3\n"
+		     "jlb_bare_int3_ip:" ::: "memory");
+	return 0;
+}
+
+static bool jlb_bare_int3_hook(struct pt_regs *regs)
+{
+	return regs->ip == (unsigned long)jlb_bare_int3_ip;
+}
+
+static u64 jlb_int3_trap_x100(void)
+{
+	static struct int3_hook hook = { .handler = jlb_bare_int3_hook };
+	u64 x100;
+
+	register_int3_hook(&hook);
+	x100 = bench_per_call_x100(jlb_bare_int3, BENCH_CALLS);
+	unregister_int3_hook(&hook);
+	return x100 - bench_per_call_x100(jlb_absent_fn, BENCH_CALLS);
 }
 
 static void bench_int3(void)
 {
-	bench_int3_one(0);
-	bench_int3_one(1);
-	bench_int3_one(3);
+	u64 trap = jlb_int3_trap_x100();
+	unsigned int i;
+
+	bench_report("int3_trap_insns", "", trap, "insns");
+	for (i = 0; i < ARRAY_SIZE(jlb_flips); i++)
+		if (jlb_flips[i].sites != 256)
+			bench_int3_one(i, trap);
 }
 bench_case("int3", bench_int3);
 

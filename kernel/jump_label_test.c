@@ -445,8 +445,7 @@ static void jlt_table_key_entries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_false.key), 4);
 	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_true.key), 4);
 	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_array[3].key), 2);
-	/* Short, long and the one in init text. */
-	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_initsite.key), 3);
+	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_ref.key), 2);
 	for_each_key_entry(&jlt_true.key, entry)
 		KUNIT_EXPECT_PTR_EQ(test, jump_entry_key(entry), &jlt_true.key);
 }

@@ -32,8 +32,3 @@ bool mutex_is_locked(struct mutex *lock)
 {
 	return atomic_read(&lock->locked);
 }
-
-bool mutex_is_owner(struct mutex *lock)
-{
-	return READ_ONCE(lock->owner) == smp_processor_id() + 1;
-}

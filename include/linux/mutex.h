@@ -5,6 +5,7 @@
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/smp.h>
 
 /*
  * A sleeping lock's interface over a test-and-test-and-set lock: there is
@@ -30,7 +31,10 @@ void mutex_lock(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
 bool mutex_is_locked(struct mutex *lock);
 /* True if this CPU holds lock. */
-bool mutex_is_owner(struct mutex *lock);
+static inline bool mutex_is_owner(struct mutex *lock)
+{
+	return READ_ONCE(lock->owner) == smp_processor_id() + 1;
+}
 
 #define lockdep_assert_held(l) WARN_ON_ONCE(!mutex_is_owner(l))
 

@@ -27,55 +27,90 @@ int arch_jump_entry_size(struct jump_entry *entry)
 						 JUMP_LABEL_LONG_SIZE;
 }
 
-/* The instruction of @type for a site of @size bytes into @insn. */
+/*
+ * The instruction of @type for a site of @size bytes into @insn. Fixed-size
+ * copies and compares: this runs for every site of every flip.
+ */
 static void jump_label_insn(struct jump_entry *entry, enum jump_label_type type,
 			    int size, u8 *insn)
 {
-	long disp = (long)jump_entry_target(entry) -
-		    (long)(jump_entry_code(entry) + size);
-	s32 rel32 = disp;
+	long disp;
+	s32 rel32;
 
 	if (type == JUMP_LABEL_NOP) {
-		memcpy(insn, size == JUMP_LABEL_SHORT_SIZE ? nop2 : nop5, size);
+		if (size == JUMP_LABEL_SHORT_SIZE)
+			__builtin_memcpy(insn, nop2, JUMP_LABEL_SHORT_SIZE);
+		else
+			__builtin_memcpy(insn, nop5, JUMP_LABEL_LONG_SIZE);
 		return;
 	}
+	disp = (long)jump_entry_target(entry) -
+	       (long)(jump_entry_code(entry) + size);
 	if (size == JUMP_LABEL_SHORT_SIZE) {
 		insn[0] = JMP8_INSN_OPCODE;
 		insn[1] = (s8)disp;
-		return;
+	} else {
+		rel32 = disp;
+		insn[0] = JMP32_INSN_OPCODE;
+		__builtin_memcpy(insn + 1, &rel32, sizeof(rel32));
 	}
-	insn[0] = JMP32_INSN_OPCODE;
-	memcpy(insn + 1, &rel32, sizeof(rel32));
 }
 
-int arch_jump_label_check_site(struct jump_entry *entry,
-			       enum jump_label_type type)
+static bool jump_label_insn_equal(const u8 *a, const u8 *b, int size)
 {
-	void *code = (void *)jump_entry_code(entry);
-	int size = arch_jump_entry_size(entry);
-	u8 want[JUMP_LABEL_MAX_SIZE];
+	u32 x, y;
+	u16 p, q;
 
-	jump_label_insn(entry, type, size, want);
-	if (!memcmp(code, want, size))
-		return 0;
+	if (size == JUMP_LABEL_SHORT_SIZE) {
+		__builtin_memcpy(&p, a, sizeof(p));
+		__builtin_memcpy(&q, b, sizeof(q));
+		return p == q;
+	}
+	__builtin_memcpy(&x, a, sizeof(x));
+	__builtin_memcpy(&y, b, sizeof(y));
+	return x == y && a[4] == b[4];
+}
+
+/* Prints the site, its key and both instructions; returns -EINVAL. */
+static int jump_label_bad_site(struct jump_entry *entry,
+			       enum jump_label_type type, int size,
+			       const u8 *want)
+{
+	const u8 *code = (const u8 *)jump_entry_code(entry);
+
 	pr_err("jump_label: site %pS (key %pS, %s) holds %*ph, expected %*ph\n",
 	       code, jump_entry_key(entry), type == JUMP_LABEL_JMP ? "jmp" : "nop",
 	       size, code, size, want);
 	return -EINVAL;
 }
 
+int arch_jump_label_check_site(struct jump_entry *entry,
+			       enum jump_label_type type)
+{
+	int size = arch_jump_entry_size(entry);
+	u8 want[JUMP_LABEL_MAX_SIZE];
+
+	jump_label_insn(entry, type, size, want);
+	if (jump_label_insn_equal((u8 *)jump_entry_code(entry), want, size))
+		return 0;
+	return jump_label_bad_site(entry, type, size, want);
+}
+
 void arch_jump_label_transform_queue(struct jump_entry *entry,
 				     enum jump_label_type type)
 {
-	void *code = (void *)jump_entry_code(entry);
+	u8 *code = (u8 *)jump_entry_code(entry);
 	int size = arch_jump_entry_size(entry);
-	u8 insn[JUMP_LABEL_MAX_SIZE];
+	u8 old[JUMP_LABEL_MAX_SIZE], insn[JUMP_LABEL_MAX_SIZE];
 
 	BUILD_BUG_ON(JUMP_LABEL_MAX_SIZE > POKE_MAX_OPCODE_SIZE);
 	/* Refuse to write over bytes we did not put there. */
-	if (arch_jump_label_check_site(entry, !type))
+	jump_label_insn(entry, !type, size, old);
+	if (!jump_label_insn_equal(code, old, size)) {
+		jump_label_bad_site(entry, !type, size, old);
 		panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
 		      code, jump_entry_key(entry));
+	}
 	jump_label_insn(entry, type, size, insn);
 	mutex_lock(&text_mutex);
 	text_poke_queue(code, insn, size);

@@ -6,9 +6,10 @@
  * of it is read-only too), so every write goes through a fixmap alias: the
  * page is mapped writable at FIX_TEXT_POKE0 (and the next one right after
  * it, at FIX_TEXT_POKE1, when a write straddles the boundary), written and
- * unmapped again. One pass writes many sites under one mapping per page,
- * then serializes this CPU once and reads every site back through the text
- * mapping once. text_poke() is a pass of one write, for one CPU.
+ * unmapped again. A pass of a batch writes many sites under one mapping per
+ * page, and the alias stays for the batch's next pass (text_mutex keeps it
+ * ours); the batch's last pass reads every site back through the text
+ * mapping. text_poke() is one write, for one CPU, read back at once.
  *
  * A batch changes many instructions at once, safely for CPUs that may be
  * executing them, with the int3 protocol:
@@ -104,7 +105,8 @@ struct tp_alias {
 };
 
 /* Where to write len bytes of text at va; maps only on a page change. */
-static u8 *tp_alias_map(struct tp_alias *a, unsigned long va, size_t len)
+static __always_inline u8 *tp_alias_map(struct tp_alias *a, unsigned long va,
+					size_t len)
 {
 	unsigned long page = va & PAGE_MASK;
 
@@ -131,9 +133,45 @@ static void tp_alias_unmap(struct tp_alias *a)
 		clear_fixmap(FIX_TEXT_POKE0);
 }
 
+/*
+ * Copies and compares of the 1- to 5-byte pieces a batch writes: a pass
+ * makes one per site, so the common lengths (1 and 4) avoid the library.
+ */
+static void tp_copy(u8 *dst, const u8 *src, size_t len)
+{
+	if (len == 1)
+		*dst = *src;
+	else if (len == 4)
+		__builtin_memcpy(dst, src, 4);
+	else
+		memcpy(dst, src, len);
+}
+
+static bool tp_same(const u8 *a, const u8 *b, size_t len)
+{
+	u32 x, y;
+	u16 p, q;
+
+	switch (len) {
+	case 1:
+		return *a == *b;
+	case 2:
+		__builtin_memcpy(&p, a, 2);
+		__builtin_memcpy(&q, b, 2);
+		return p == q;
+	case 4:
+	case 5:
+		__builtin_memcpy(&x, a, 4);
+		__builtin_memcpy(&y, b, 4);
+		return x == y && (len == 4 || a[4] == b[4]);
+	default:
+		return !memcmp(a, b, len);
+	}
+}
+
 static void tp_check(const void *addr, const void *bytes, size_t len)
 {
-	if (memcmp(addr, bytes, len))
+	if (!tp_same(addr, bytes, len))
 		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
 		      (int)len, addr, (int)len, bytes);
 }
@@ -171,12 +209,12 @@ static const u8 *tp_pass_bytes(const struct text_poke_loc *tp,
 
 /*
  * One pass over vec[0..nr), sorted by address: every write under one
- * mapping per page, then one serialization and one read-back of them all.
+ * mapping per page (kept in @alias from pass to pass of a batch), then one
+ * serialization. The last pass reads every site back, whole.
  */
-static void text_poke_pass(struct text_poke_loc *vec, unsigned int nr,
-			   enum tp_pass pass)
+static void text_poke_pass(struct tp_alias *alias, struct text_poke_loc *vec,
+			   unsigned int nr, enum tp_pass pass)
 {
-	struct tp_alias alias = {};
 	unsigned int i, off, len;
 	unsigned long flags;
 	const u8 *src;
@@ -185,15 +223,13 @@ static void text_poke_pass(struct text_poke_loc *vec, unsigned int nr,
 	for (i = 0; i < nr; i++) {
 		src = tp_pass_bytes(&vec[i], pass, &off, &len);
 		if (len)
-			memcpy(tp_alias_map(&alias, (unsigned long)vec[i].addr + off,
-					    len), src, len);
+			tp_copy(tp_alias_map(alias, (unsigned long)vec[i].addr + off,
+					     len), src, len);
 	}
-	tp_alias_unmap(&alias);
 	sync_core();
-	for (i = 0; i < nr; i++) {
-		src = tp_pass_bytes(&vec[i], pass, &off, &len);
-		tp_check(vec[i].addr + off, src, len);
-	}
+	if (pass == TP_FIRST)
+		for (i = 0; i < nr; i++)
+			tp_check(vec[i].addr, vec[i].opcode, vec[i].len);
 	text_poke_stats.passes++;
 	local_irq_restore(flags);
 }
@@ -234,7 +270,8 @@ static void do_park(void *info)
 	atomic_inc(&park->left);
 }
 
-static void text_poke_sync_parked(struct text_poke_loc *vec, unsigned int nr)
+static void text_poke_sync_parked(struct tp_alias *alias,
+				  struct text_poke_loc *vec, unsigned int nr)
 {
 	struct tp_park park = { .released = false };
 	int others = num_online_cpus() - 1;
@@ -244,7 +281,7 @@ static void text_poke_sync_parked(struct text_poke_loc *vec, unsigned int nr)
 	smp_call_function(do_park, &park, 0);
 	while (atomic_read_acquire(&park.arrived) < others)
 		cpu_relax();
-	text_poke_pass(vec, nr, TP_FIRST);
+	text_poke_pass(alias, vec, nr, TP_FIRST);
 	__atomic_store_n(&park.released, true, __ATOMIC_RELEASE);
 	while (atomic_read_acquire(&park.left) < others)
 		cpu_relax();
@@ -385,23 +422,26 @@ static void bp_step(enum text_poke_step step)
  */
 static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 {
+	struct tp_alias alias = {};
+
 	bp_arm(vec, nr);
-	text_poke_pass(vec, nr, TP_INT3);
+	text_poke_pass(&alias, vec, nr, TP_INT3);
 	text_poke_sync();
 	bp_step(TEXT_POKE_INT3_WRITTEN);
-	text_poke_pass(vec, nr, TP_TAILS);
+	text_poke_pass(&alias, vec, nr, TP_TAILS);
 	text_poke_sync();
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
-	text_poke_sync_parked(vec, nr);
+	text_poke_sync_parked(&alias, vec, nr);
+	tp_alias_unmap(&alias);
 	bp_retire();
 	text_poke_stats.batches++;
 	text_poke_stats.sites += nr;
 }
 
-/* Four times the room, or false if memory ran out. */
+/* Eight times the room, or false if memory ran out. */
 static bool text_poke_grow(void)
 {
-	unsigned int cap = 4 * tp_cap;
+	unsigned int cap = 8 * tp_cap;
 	struct text_poke_loc *v = kmalloc(cap * sizeof(*v), GFP_KERNEL);
 
 	if (!v)
@@ -429,7 +469,7 @@ void text_poke_queue(void *addr, const void *opcode, size_t len)
 	tp = &tp_vec[tp_nr++];
 	tp->addr = addr;
 	tp->len = len;
-	memcpy(tp->opcode, opcode, len);
+	tp_copy(tp->opcode, opcode, len);
 }
 
 static int tp_cmp(const void *a, const void *b)
