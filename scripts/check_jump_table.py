@@ -3,14 +3,16 @@
 """check_jump_table.py VMLINUX [--objdump OBJDUMP]
 
 Checks every static branch site of a linked kernel against objdump's view
-of the code, independently of scripts/jump_label_fixup.c. The __jump_table
-entries (three little-endian s32 offsets, each relative to its own field:
-site, target, key with bit 0 = branch) and each key's initial count are
-read straight from the ELF file; the executable sections are disassembled
-once with `objdump -d -w`. For each entry an instruction must start at the
-site, it must be nop2 (66 90), nop5 (0f 1f 44 00 00), jmp8 (eb) or jmp32
-(e9) as objdump decodes it, a jmp must go to the entry's target, and the
-site must be a JMP exactly when (enabled > 0) XOR branch.
+of the code, independently of scripts/jump_label_fixup.c. The sections,
+symbols, __jump_table entries (three little-endian s32 offsets, each
+relative to its own field: site, target, key with bit 0 = branch) and each
+key's initial count are read with pyelftools; the site encodings come from
+<asm/jump_label_insn.h> through scripts/jl_insn.py; the executable sections
+are disassembled once with `objdump -d -w`. For each entry an instruction
+must start at the site, it must be nop2, nop5, jmp8 or jmp32 as objdump
+decodes it, a jmp must go to the entry's target, and the site must be a JMP
+exactly when (enabled > 0) XOR branch. The table must also be sorted by
+(key, code), both as unsigned addresses, as jump_label_fixup leaves it.
 
 Prints one summary line and exits 0 when every site is right; prints each
 problem to stderr and exits 1 otherwise (also for an unreadable image or a
@@ -24,27 +26,23 @@ import struct
 import subprocess
 import sys
 
+from elftools.common.exceptions import ELFError
+from elftools.elf.constants import SH_FLAGS
+from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import SymbolTableSection
+
+import jl_insn
+
 PROG = "check_jump_table"
 TABLE = "__jump_table"
 ENTRY_SIZE = 12
 
-SHT_PROGBITS = 1
-SHT_SYMTAB = 2
-SHT_STRTAB = 3
-SHT_NOBITS = 8
-SHF_ALLOC = 0x2
-SHF_EXECINSTR = 0x4
-SHF_TLS = 0x400
-ET_EXEC = 2
-EM_X86_64 = 62
+SHF_ALLOC = SH_FLAGS.SHF_ALLOC
+SHF_EXECINSTR = SH_FLAGS.SHF_EXECINSTR
+SHF_TLS = SH_FLAGS.SHF_TLS
 
-EHDR = struct.Struct("<16sHHIQQQIHHHHHH")
-SHDR = struct.Struct("<IIQQQQIIQQ")
-SYM = struct.Struct("<IBBHQQ")
 ENTRY = struct.Struct("<iii")
 
-NOP2 = bytes.fromhex("6690")
-NOP5 = bytes.fromhex("0f1f440000")
 NOP_MNEMONICS = ("nop", "nopw", "nopl", "xchg", "data16")
 JMP_MNEMONICS = ("jmp", "jmpq")
 
@@ -53,67 +51,31 @@ JMP_MNEMONICS = ("jmp", "jmpq")
 INSN_RE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]{2}(?: [0-9a-f]{2})*)"
                      r"\s*(?:\t(.*))?$")
 
-Section = collections.namedtuple(
-    "Section", "name type flags addr offset size link")
+Section = collections.namedtuple("Section", "name type flags addr size index")
 Entry = collections.namedtuple(
     "Entry", "index code target key branch enabled jump")
 Insn = collections.namedtuple("Insn", "raw text")
 
 
-class ElfError(Exception):
+class CheckError(Exception):
     pass
-
-
-def s32(value):
-    return value - (1 << 32) if value & 0x80000000 else value
 
 
 class Image:
     """The parts of an ELF64 x86-64 executable the check needs."""
 
-    def __init__(self, path):
-        with open(path, "rb") as f:
-            self.data = f.read()
-        self.sections = self._read_sections()
-
-    def _read_sections(self):
-        data = self.data
-        if len(data) < EHDR.size or data[:4] != b"\x7fELF":
-            raise ElfError("not an ELF file")
-        eh = EHDR.unpack_from(data)
-        ident, etype, machine = eh[0], eh[1], eh[2]
-        shoff, shentsize, shnum, shstrndx = eh[6], eh[11], eh[12], eh[13]
-        if ident[4] != 2 or ident[5] != 1:
-            raise ElfError("not ELF64 little-endian")
-        if machine != EM_X86_64 or etype != ET_EXEC:
-            raise ElfError("not an x86-64 executable (ET_EXEC)")
-        if not shoff or shentsize != SHDR.size:
-            raise ElfError("no usable section headers")
-        raw = [SHDR.unpack_from(data, shoff)] if shoff < len(data) else []
-        if raw and not shnum:
-            shnum = raw[0][5]
-        if raw and shstrndx == 0xffff:
-            shstrndx = raw[0][6]
-        if not raw or shoff + shnum * SHDR.size > len(data):
-            raise ElfError("section header table lies outside the file")
-        raw = [SHDR.unpack_from(data, shoff + i * SHDR.size)
-               for i in range(shnum)]
-        for i, h in enumerate(raw):
-            if h[1] != SHT_NOBITS and h[4] + h[5] > len(data):
-                raise ElfError(f"section {i} lies outside the file")
-        if not 0 < shstrndx < shnum or raw[shstrndx][1] != SHT_STRTAB:
-            raise ElfError("no section header string table")
-        names = raw[shstrndx]
-        return [Section(self._string(names[4], names[5], h[0]), h[1], h[2],
-                        h[3], h[4], h[5], h[6]) for h in raw]
-
-    def _string(self, offset, size, index):
-        if index >= size:
-            return ""
-        end = self.data.find(b"\0", offset + index, offset + size)
-        if end < 0:
-            return ""
-        return self.data[offset + index:end].decode("latin-1")
+    def __init__(self, f):
+        self.elf = ELFFile(f)
+        if self.elf.elfclass != 64 or not self.elf.little_endian:
+            raise CheckError("not ELF64 little-endian")
+        if (self.elf["e_machine"] != "EM_X86_64" or
+                self.elf["e_type"] != "ET_EXEC"):
+            raise CheckError("not an x86-64 executable (ET_EXEC)")
+        self.sections = [
+            Section(s.name, s["sh_type"], s["sh_flags"], s["sh_addr"],
+                    s["sh_size"], i)
+            for i, s in enumerate(self.elf.iter_sections())]
+        self._data = {}
 
     def by_name(self, name):
         for sec in self.sections[1:]:
@@ -132,34 +94,37 @@ class Image:
         return None
 
     def read(self, sec, addr, length):
-        start = sec.offset + addr - sec.addr
-        return self.data[start:start + length]
+        """length bytes at addr, which lie in sec."""
+        if sec.index not in self._data:
+            self._data[sec.index] = self.elf.get_section(sec.index).data()
+        start = addr - sec.addr
+        data = self._data[sec.index][start:start + length]
+        if len(data) != length:
+            raise CheckError(f"section {sec.name}: {length} bytes at "
+                             f"{addr:#x} lie outside the file")
+        return data
 
     def symbol(self, name):
-        symtab = self.by_name(".symtab")
-        if not symtab or symtab.type != SHT_SYMTAB:
+        symtab = self.elf.get_section_by_name(".symtab")
+        if not isinstance(symtab, SymbolTableSection):
             return None
-        strtab = self.sections[symtab.link]
-        for i in range(symtab.size // SYM.size):
-            sym = SYM.unpack_from(self.data, symtab.offset + i * SYM.size)
-            if self._string(strtab.offset, strtab.size, sym[0]) == name:
-                return sym[4]
-        return None
+        syms = symtab.get_symbol_by_name(name)
+        return syms[0]["st_value"] if syms else None
 
     def text_sections(self):
         return [s for s in self.sections[1:]
                 if s.flags & (SHF_ALLOC | SHF_EXECINSTR) ==
-                SHF_ALLOC | SHF_EXECINSTR and s.type != SHT_NOBITS]
+                SHF_ALLOC | SHF_EXECINSTR and s.type != "SHT_NOBITS"]
 
 
 def find_table(image):
     """(address, bytes, where) of the table; bytes is empty if none."""
     sec = image.by_name(TABLE)
     if sec:
-        if sec.size and (sec.type != SHT_PROGBITS or
+        if sec.size and (sec.type != "SHT_PROGBITS" or
                          not sec.flags & SHF_ALLOC):
-            raise ElfError(f"{TABLE} is not a loaded (PROGBITS) section")
-        data = image.data[sec.offset:sec.offset + sec.size]
+            raise CheckError(f"{TABLE} is not a loaded (PROGBITS) section")
+        data = image.read(sec, sec.addr, sec.size)
         where = f"empty {TABLE} section"
         addr = sec.addr
     else:
@@ -168,14 +133,15 @@ def find_table(image):
         if start is None or stop is None or start == stop:
             return 0, b"", f"no {TABLE} section"
         holder = image.find(start, stop - start, SHF_ALLOC)
-        if stop < start or not holder or holder.type != SHT_PROGBITS:
-            raise ElfError(f"__start/__stop{TABLE} do not span loaded data")
+        if stop < start or not holder or holder.type != "SHT_PROGBITS":
+            raise CheckError(f"__start/__stop{TABLE} do not span loaded "
+                             "data")
         data = image.read(holder, start, stop - start)
         where = f"__start{TABLE}..__stop{TABLE} in {holder.name}"
         addr = start
     if len(data) % ENTRY_SIZE or addr % 4:
-        raise ElfError(f"{TABLE}: {len(data)} bytes at {addr:#x} is not a "
-                       f"4-aligned array of {ENTRY_SIZE}-byte entries")
+        raise CheckError(f"{TABLE}: {len(data)} bytes at {addr:#x} is not "
+                         f"a 4-aligned array of {ENTRY_SIZE}-byte entries")
     return addr, data, where
 
 
@@ -198,9 +164,9 @@ def key_enabled(image, addr):
     sec = image.find(addr, 4, SHF_ALLOC, SHF_EXECINSTR | SHF_TLS)
     if not sec:
         return None
-    if sec.type == SHT_NOBITS:
+    if sec.type == "SHT_NOBITS":
         return 0
-    return s32(struct.unpack("<I", image.read(sec, addr, 4))[0])
+    return int.from_bytes(image.read(sec, addr, 4), "little", signed=True)
 
 
 def disassemble(objdump, path, sections, wanted):
@@ -214,10 +180,10 @@ def disassemble(objdump, path, sections, wanted):
         out = subprocess.run(cmd + [path], capture_output=True, text=True,
                              env=env, check=False)
     except OSError as e:
-        raise ElfError(f"cannot run {objdump}: {e.strerror}") from e
+        raise CheckError(f"cannot run {objdump}: {e.strerror}") from e
     if out.returncode:
         why = out.stderr.strip() or f"exit status {out.returncode}"
-        raise ElfError(f"{objdump} failed: {why}")
+        raise CheckError(f"{objdump} failed: {why}")
     insns = {}
     last = None
     for line in out.stdout.splitlines():
@@ -239,15 +205,17 @@ def classify(insn):
     """'nop2', 'nop5', 'jmp8', 'jmp32' or None, from bytes and mnemonic."""
     words = insn.text.split()
     mnemonic = words[0] if words else ""
-    if insn.raw == NOP2 and mnemonic in NOP_MNEMONICS:
+    if insn.raw == jl_insn.NOP2 and mnemonic in NOP_MNEMONICS:
         if mnemonic != "xchg" or words[1:2] == ["%ax,%ax"]:
             return "nop2"
-    if insn.raw == NOP5 and mnemonic in NOP_MNEMONICS:
+    if insn.raw == jl_insn.NOP5 and mnemonic in NOP_MNEMONICS:
         return "nop5"
     if mnemonic in JMP_MNEMONICS:
-        if len(insn.raw) == 2 and insn.raw[0] == 0xeb:
+        if (len(insn.raw) == jl_insn.SHORT_SIZE and
+                insn.raw[0] == jl_insn.JMP8):
             return "jmp8"
-        if len(insn.raw) == 5 and insn.raw[0] == 0xe9:
+        if (len(insn.raw) == jl_insn.LONG_SIZE and
+                insn.raw[0] == jl_insn.JMP32):
             return "jmp32"
     return None
 
@@ -287,14 +255,21 @@ def check_entry(image, insns, e):
     return None, kind
 
 
+def site_bytes(image, addr):
+    """Up to a site's length of bytes at addr, for a report."""
+    sec = image.find(addr, 1, SHF_ALLOC)
+    if not sec or sec.type == "SHT_NOBITS":
+        return b""
+    length = min(jl_insn.MAX_SIZE, sec.addr + sec.size - addr)
+    return image.read(sec, addr, length)
+
+
 def describe(image, insns, e, problem):
     insn = insns.get(e.code)
     if insn is not None:
         raw, text = insn.raw, insn.text
     else:
-        sec = image.find(e.code, 1, SHF_ALLOC)
-        raw = image.read(sec, e.code, 5) if sec else b""
-        text = "?"
+        raw, text = site_bytes(image, e.code), "?"
     return (f"{PROG}: entry {e.index}: site {e.code:#x}: bytes "
             f"{raw.hex(' ') or '-'}: '{text}': {problem}")
 
@@ -325,11 +300,26 @@ def summary(entries, kinds):
             f"{short_share(written)} of keys with <= "
             f"{GENERATED_KEY_SITES} sites; "
             f"{n * ENTRY_SIZE} table bytes ({ENTRY_SIZE} per entry); "
-            f"all sites verified")
+            f"sorted by (key, code); all sites verified")
+
+
+def check_order(entries):
+    """The first pair of neighbours out of (key, code) order, described,
+    or None. Addresses compare as unsigned 64-bit numbers."""
+    for a, b in zip(entries, entries[1:]):
+        if (a.key, a.code) > (b.key, b.code):
+            return (f"table not sorted by (key, code): entry {a.index} "
+                    f"(key {a.key:#x}, code {a.code:#x}) comes before "
+                    f"entry {b.index} (key {b.key:#x}, code {b.code:#x})")
+    return None
 
 
 def check(path, objdump):
-    image = Image(path)
+    with open(path, "rb") as f:
+        return check_image(Image(f), path, objdump)
+
+
+def check_image(image, path, objdump):
     addr, data, where = find_table(image)
     if not data:
         print(f"jump table: 0 entries ({where}); nothing to verify")
@@ -344,9 +334,13 @@ def check(path, objdump):
         if problem:
             bad += 1
             print(describe(image, insns, e, problem), file=sys.stderr)
+    order = check_order(entries)
+    if order:
+        print(f"{PROG}: {path}: {order}", file=sys.stderr)
     if bad:
         print(f"{PROG}: {path}: {bad} of {len(entries)} entries failed",
               file=sys.stderr)
+    if bad or order:
         return 1
     print(summary(entries, kinds))
     return 0
@@ -361,8 +355,11 @@ def main():
     args = parser.parse_args()
     try:
         return check(args.vmlinux, args.objdump)
-    except (OSError, ElfError, struct.error) as e:
+    except (OSError, CheckError, ELFError, jl_insn.JlInsnError,
+            struct.error) as e:
         msg = e.strerror if isinstance(e, OSError) and e.strerror else e
+        if isinstance(e, ELFError):
+            msg = f"not a readable ELF file: {e}"
         print(f"{PROG}: {args.vmlinux}: {msg}", file=sys.stderr)
         return 1
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs the Debian packages the build and the QEMU boot need, if any is
-# missing. As root it runs apt-get; otherwise it prints the command to run.
+# missing (libelf-dev for scripts/jump_label_fixup.c, python3-pyelftools for
+# scripts/check_jump_table.py). As root it runs apt-get; otherwise it prints
+# the command to run.
 # With --bench it also needs gnuplot (for make bench).
 set -e
 
@@ -18,6 +20,8 @@ have grub-mkrescue || need="$need grub-common"
 have xorriso || need="$need xorriso"
 have mformat || need="$need mtools"
 /usr/bin/python3 -c 'import kconfiglib' 2>/dev/null || need="$need python3-kconfiglib"
+/usr/bin/python3 -c 'import elftools' 2>/dev/null || need="$need python3-pyelftools"
+[ -e /usr/include/gelf.h ] || need="$need libelf-dev"
 if [ "$1" = --bench ]; then
 	have gnuplot || need="$need gnuplot-nox"
 fi

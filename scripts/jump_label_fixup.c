@@ -1,74 +1,97 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jump_label_fixup [--check] VMLINUX
+ * jump_label_fixup VMLINUX
  *
- * Puts every static branch site of the linked kernel in its initial state.
- * The compiler emits each site as "1: jmp l_yes" (jmp8 EB rel8 or jmp32
- * E9 rel32, whichever reaches) plus a __jump_table entry: three s32 offsets,
- * each relative to its own field, giving the site, the jump target and the
- * key (bit 0: branch, bit 1: init, 0 in the image). The kernel's rule is
+ * Runs on the linked kernel and edits it in place, in two steps:
+ *
+ * 1. Puts every static branch site in its initial state. The compiler
+ *    emits each site as "1: jmp l_yes" (jmp8 EB rel8 or jmp32 E9 rel32,
+ *    whichever reaches) plus a __jump_table entry: three s32 offsets, each
+ *    relative to its own field, giving the site, the jump target and the
+ *    key (bit 0: branch, bit 1: init, 0 in the image). The kernel's rule is
  *
  *	JMP  iff  (key->enabled > 0) XOR branch
  *
- * with enabled read from the image (0 for a key in .bss). Sites whose rule
- * says NOP become the NOP of the same length: 66 90 or 0f 1f 44 00 00.
+ *    with enabled read from the image (0 for a key in .bss). Sites whose
+ *    rule says NOP become the NOP of the same length (see
+ *    <asm/jump_label_insn.h> for the bytes), so the kernel boots with every
+ *    site right and patches nothing until a key changes.
+ *
+ * 2. Sorts the table by (key address, site address), compared as unsigned
+ *    64-bit absolute addresses, which is the order jump_label_init() puts
+ *    it in: each key's sites are then one run of entries from the start.
+ *    An entry moved from slot i to slot j gets its three offsets rewritten
+ *    so they still point at the same addresses; the key's flag bits stay.
  *
  * Every entry is checked first (site and target in executable sections, key
  * in an allocated data section, the site a jmp that lands on the target or
- * already the right NOP); the file is written only if all entries pass, so
- * running the tool twice is harmless. With --check nothing is written and
- * every site must already hold exactly the instruction its rule requires.
+ * already the right NOP, the moved offsets still fit in 32 bits); nothing
+ * is written unless all entries pass. A second run finds nothing to change
+ * and does not write the file at all, so the tool is idempotent.
  *
  * The table is the section named __jump_table or, if the linker script
  * folds it into another output section, the bytes between the symbols
  * __start___jump_table and __stop___jump_table.
  *
- * Plain file I/O and <elf.h>; the image is ELF64 little-endian, as is the
- * host this runs on.
+ * The ELF file goes through libelf, as in objtool. With ELF_F_LAYOUT set,
+ * elf_update() keeps every offset and writes back only the section data we
+ * marked dirty. The image is ELF64 little-endian x86-64.
  */
-#include <elf.h>
+#include <asm/jump_label_insn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
+#include <libelf.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROG		"jump_label_fixup"
 #define TABLE_NAME	"__jump_table"
 #define ENTRY_SIZE	12
-#define JMP8		0xeb
-#define JMP32		0xe9
-#define MAX_INSN	5
+#define KEY_FLAGS	3
 #define MAX_ERRORS	50
 
-static const unsigned char nop2[2] = { 0x66, 0x90 };
-static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const unsigned char nop2[] = { JUMP_LABEL_NOP2_BYTES };
+static const unsigned char nop5[] = { JUMP_LABEL_NOP5_BYTES };
+
+_Static_assert(sizeof(nop2) == JUMP_LABEL_SHORT_SIZE, "nop2 size");
+_Static_assert(sizeof(nop5) == JUMP_LABEL_LONG_SIZE, "nop5 size");
 
 struct image {
 	const char *path;
-	unsigned char *buf;
-	size_t size;
-	Elf64_Shdr *sh;
-	unsigned int shnum;
-	unsigned int shstrndx;
+	int fd;
+	Elf *elf;
+	size_t shstrndx;
 	unsigned long errors;
 };
 
-/* Where the table lives: its address, file offset and size in bytes. */
-struct table {
-	Elf64_Addr addr;
-	uint64_t off;
-	uint64_t size;
+/* A section with its header; data is loaded on demand. */
+struct section {
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *data;
 };
 
+/* Where the table lives: its address, entry count and bytes in memory. */
+struct table {
+	struct section sec;
+	GElf_Addr addr;
+	size_t n;
+	unsigned char *buf;
+};
+
+/* One entry decoded to absolute addresses. */
 struct entry {
-	unsigned long idx;
-	Elf64_Addr code;
-	Elf64_Addr target;
-	Elf64_Addr key;
-	int branch;
+	unsigned long idx;	/* its slot in the image as linked */
+	GElf_Addr code;
+	GElf_Addr target;
+	GElf_Addr key;
+	unsigned int flags;	/* the key field's low bits */
 	int32_t enabled;
 	int jump;		/* the rule: 1 = JMP, 0 = NOP */
 };
@@ -77,12 +100,7 @@ struct entry {
 struct insn {
 	int len;		/* 2 or 5; 0 if not a jmp or NOP we know */
 	int is_jmp;
-	Elf64_Addr dest;	/* for a jmp */
-};
-
-struct edit {
-	uint64_t off;
-	int len;
+	GElf_Addr dest;		/* for a jmp */
 };
 
 struct result {
@@ -90,11 +108,9 @@ struct result {
 	unsigned long keys;
 	unsigned long shorts;
 	unsigned long longs;
-	unsigned long jmps;
-	unsigned long nops;
 	unsigned long rewritten;
-	Elf64_Addr *key_addrs;
-	struct edit *edits;
+	unsigned long moved;
+	int dirty;		/* something must be written back */
 };
 
 static void error(struct image *im, const char *fmt, ...)
@@ -113,6 +129,11 @@ static void error(struct image *im, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static void elf_error(struct image *im, const char *what)
+{
+	error(im, "%s: %s", what, elf_errmsg(-1));
+}
+
 /* gcc converts out-of-range values to signed types modulo 2^N. */
 static int32_t get_s32(const unsigned char *p)
 {
@@ -120,189 +141,161 @@ static int32_t get_s32(const unsigned char *p)
 			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
-/* Does [off, off + len) lie inside the file? */
-static int in_file(const struct image *im, uint64_t off, uint64_t len)
+static void put_s32(unsigned char *p, int32_t v)
 {
-	return off <= im->size && len <= im->size - off;
+	uint32_t u = (uint32_t)v;
+
+	p[0] = u;
+	p[1] = u >> 8;
+	p[2] = u >> 16;
+	p[3] = u >> 24;
 }
 
-static int read_image(struct image *im)
+static const char *ehdr_problem(Elf *elf)
 {
-	FILE *f = fopen(im->path, "rb");
-	long len;
+	GElf_Ehdr eh;
+	size_t shnum;
 
-	if (!f) {
-		error(im, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		error(im, "cannot size: %s", strerror(errno));
-		fclose(f);
-		return -1;
-	}
-	im->size = len;
-	im->buf = malloc(im->size ? im->size : 1);
-	if (!im->buf || fread(im->buf, 1, im->size, f) != im->size) {
-		error(im, "cannot read: %s", im->buf ? "short read" :
-		      "out of memory");
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	return 0;
-}
-
-static const char *ehdr_problem(const struct image *im, const Elf64_Ehdr *eh)
-{
-	if (im->size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return "not an ELF file";
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64)
 		return "not ELF64";
-	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
+	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return "not little-endian";
-	if (eh->e_machine != EM_X86_64)
+	if (eh.e_machine != EM_X86_64)
 		return "not x86-64";
-	if (eh->e_type != ET_EXEC)
+	if (eh.e_type != ET_EXEC)
 		return "not an executable (e_type is not ET_EXEC)";
-	if (!eh->e_shoff)
+	if (elf_getshdrnum(elf, &shnum) || shnum < 2)
 		return "no section headers";
-	if (eh->e_shentsize != sizeof(Elf64_Shdr))
-		return "bad section header size (e_shentsize)";
-	if (!in_file(im, eh->e_shoff, sizeof(Elf64_Shdr)))
-		return "section header table lies outside the file";
 	return NULL;
 }
 
-/* Copy the section headers out, honouring extended numbering. */
-static int load_sections(struct image *im)
+static int open_image(struct image *im)
 {
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh0;
 	const char *why;
-	uint64_t num;
 
-	memset(&eh, 0, sizeof(eh));
-	memcpy(&eh, im->buf, im->size < sizeof(eh) ? im->size : sizeof(eh));
-	why = ehdr_problem(im, &eh);
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		elf_error(im, "libelf is unusable");
+		return -1;
+	}
+	im->fd = open(im->path, O_RDWR);
+	if (im->fd < 0) {
+		error(im, "cannot open for writing: %s", strerror(errno));
+		return -1;
+	}
+	im->elf = elf_begin(im->fd, ELF_C_RDWR, NULL);
+	if (!im->elf) {
+		elf_error(im, "cannot read");
+		return -1;
+	}
+	why = ehdr_problem(im->elf);
 	if (why) {
 		error(im, "%s", why);
 		return -1;
 	}
-	memcpy(&sh0, im->buf + eh.e_shoff, sizeof(sh0));
-	num = eh.e_shnum ? eh.e_shnum : sh0.sh_size;
-	if (!num) {
-		error(im, "no section headers");
+	if (elf_getshdrstrndx(im->elf, &im->shstrndx)) {
+		elf_error(im, "no section header string table");
 		return -1;
 	}
-	if (num > im->size / sizeof(Elf64_Shdr) ||
-	    !in_file(im, eh.e_shoff, num * sizeof(Elf64_Shdr))) {
-		error(im, "section header table lies outside the file");
-		return -1;
-	}
-	im->sh = malloc(num * sizeof(Elf64_Shdr));
-	if (!im->sh) {
-		error(im, "out of memory");
-		return -1;
-	}
-	memcpy(im->sh, im->buf + eh.e_shoff, num * sizeof(Elf64_Shdr));
-	im->shnum = num;
-	im->shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh0.sh_link :
-						      eh.e_shstrndx;
+	/* Keep the linker's layout: write back changed bytes only. */
+	elf_flagelf(im->elf, ELF_C_SET, ELF_F_LAYOUT);
 	return 0;
 }
 
-static int check_sections(struct image *im)
+/* Steps through the sections after @s (from the first if s->scn is NULL). */
+static int next_section(struct image *im, struct section *s)
 {
-	const Elf64_Shdr *s;
-	unsigned int i;
-
-	for (i = 1; i < im->shnum; i++) {
-		s = &im->sh[i];
-		if (s->sh_type != SHT_NOBITS &&
-		    !in_file(im, s->sh_offset, s->sh_size)) {
-			error(im, "section %u lies outside the file", i);
-			return -1;
-		}
+	s->scn = elf_nextscn(im->elf, s->scn);
+	s->data = NULL;
+	if (!s->scn)
+		return 0;
+	if (!gelf_getshdr(s->scn, &s->sh)) {
+		elf_error(im, "cannot read a section header");
+		return 0;
 	}
-	if (im->shstrndx == SHN_UNDEF || im->shstrndx >= im->shnum ||
-	    im->sh[im->shstrndx].sh_type != SHT_STRTAB) {
-		error(im, "no section header string table");
-		return -1;
-	}
-	return 0;
+	return 1;
 }
 
-/* A NUL-terminated string at @idx in the string table section @strtab. */
-static const char *string_at(const struct image *im,
-			     const Elf64_Shdr *strtab, uint64_t idx)
+static const char *section_name(struct image *im, const struct section *s)
 {
-	const char *s = (const char *)im->buf + strtab->sh_offset;
+	const char *name = elf_strptr(im->elf, im->shstrndx, s->sh.sh_name);
 
-	if (idx >= strtab->sh_size ||
-	    !memchr(s + idx, 0, strtab->sh_size - idx))
-		return "";
-	return s + idx;
-}
-
-static const char *section_name(const struct image *im, const Elf64_Shdr *s)
-{
-	return string_at(im, &im->sh[im->shstrndx], s->sh_name);
+	return name ? name : "";
 }
 
 /*
- * The section holding [addr, addr + len) among those with all the flags in
- * @set and none of those in @clear.
+ * Finds the section holding [addr, addr + len) among those with all the
+ * flags in @set and none of those in @clear; 0 if there is none.
  */
-static const Elf64_Shdr *find_section(const struct image *im, Elf64_Addr addr,
-				      uint64_t len, uint64_t set,
-				      uint64_t clear)
+static int find_section(struct image *im, GElf_Addr addr, uint64_t len,
+			uint64_t set, uint64_t clear, struct section *s)
 {
-	const Elf64_Shdr *s;
-	unsigned int i;
-
-	for (i = 1; i < im->shnum; i++) {
-		s = &im->sh[i];
-		if ((s->sh_flags & (set | clear)) != set)
+	memset(s, 0, sizeof(*s));
+	while (next_section(im, s)) {
+		if ((s->sh.sh_flags & (set | clear)) != set)
 			continue;
-		if (addr < s->sh_addr || addr - s->sh_addr >= s->sh_size)
+		if (addr < s->sh.sh_addr ||
+		    addr - s->sh.sh_addr >= s->sh.sh_size ||
+		    len > s->sh.sh_size - (addr - s->sh.sh_addr))
 			continue;
-		if (len > s->sh_size - (addr - s->sh_addr))
-			continue;
-		return s;
+		return 1;
 	}
-	return NULL;
+	return 0;
 }
 
-static const Elf64_Shdr *find_by_name(const struct image *im, const char *name)
+static int find_by_name(struct image *im, const char *name, struct section *s)
 {
-	unsigned int i;
+	memset(s, 0, sizeof(*s));
+	while (next_section(im, s))
+		if (!strcmp(section_name(im, s), name))
+			return 1;
+	return 0;
+}
 
-	for (i = 1; i < im->shnum; i++)
-		if (!strcmp(section_name(im, &im->sh[i]), name))
-			return &im->sh[i];
-	return NULL;
+/*
+ * The bytes [addr, addr + len) of a PROGBITS section as libelf holds them,
+ * where edits are written back from; NULL, with an error, if unreadable.
+ */
+static unsigned char *section_bytes(struct image *im, struct section *s,
+				    GElf_Addr addr, uint64_t len)
+{
+	uint64_t off = addr - s->sh.sh_addr;
+
+	if (!s->data)
+		s->data = elf_getdata(s->scn, NULL);
+	if (!s->data || !s->data->d_buf) {
+		error(im, "cannot read section %s: %s", section_name(im, s),
+		      s->data ? "no data" : elf_errmsg(-1));
+		return NULL;
+	}
+	if (off > s->data->d_size || len > s->data->d_size - off) {
+		error(im, "section %s: 0x%" PRIx64 "+%" PRIu64 " is outside "
+		      "its data", section_name(im, s), addr, len);
+		return NULL;
+	}
+	return (unsigned char *)s->data->d_buf + off;
 }
 
 /* Value of the symbol @name in .symtab; 0 if it is missing. */
-static int find_symbol(const struct image *im, const char *name,
-		       Elf64_Addr *value)
+static int find_symbol(struct image *im, const char *name, GElf_Addr *value)
 {
-	const Elf64_Shdr *symtab = find_by_name(im, ".symtab");
-	const Elf64_Shdr *strtab;
-	Elf64_Sym sym;
-	uint64_t i;
+	struct section s;
+	const char *sym_name;
+	GElf_Sym sym;
+	size_t i;
 
-	if (!symtab || symtab->sh_type != SHT_SYMTAB ||
-	    symtab->sh_link >= im->shnum)
+	if (!find_by_name(im, ".symtab", &s) || s.sh.sh_type != SHT_SYMTAB ||
+	    !s.sh.sh_entsize)
 		return 0;
-	strtab = &im->sh[symtab->sh_link];
-	if (strtab->sh_type != SHT_STRTAB)
+	s.data = elf_getdata(s.scn, NULL);
+	if (!s.data)
 		return 0;
-	for (i = 0; i < symtab->sh_size / sizeof(sym); i++) {
-		memcpy(&sym, im->buf + symtab->sh_offset + i * sizeof(sym),
-		       sizeof(sym));
-		if (!strcmp(string_at(im, strtab, sym.st_name), name)) {
+	for (i = 0; i < s.sh.sh_size / s.sh.sh_entsize; i++) {
+		if (!gelf_getsym(s.data, i, &sym))
+			return 0;
+		sym_name = elf_strptr(im->elf, s.sh.sh_link, sym.st_name);
+		if (sym_name && !strcmp(sym_name, name)) {
 			*value = sym.st_value;
 			return 1;
 		}
@@ -311,12 +304,11 @@ static int find_symbol(const struct image *im, const char *name,
 }
 
 /* No __jump_table section: the table between its start and stop symbols. */
-static int table_from_symbols(struct image *im, struct table *t)
+static int table_from_symbols(struct image *im, struct table *t,
+			      uint64_t *size)
 {
-	Elf64_Addr start, stop;
-	const Elf64_Shdr *s;
+	GElf_Addr start, stop;
 
-	memset(t, 0, sizeof(*t));
 	if (!find_symbol(im, "__start___jump_table", &start) ||
 	    !find_symbol(im, "__stop___jump_table", &stop))
 		return 0;
@@ -327,37 +319,38 @@ static int table_from_symbols(struct image *im, struct table *t)
 	}
 	if (stop == start)
 		return 0;
-	s = find_section(im, start, stop - start, SHF_ALLOC, 0);
-	if (!s || s->sh_type != SHT_PROGBITS) {
+	if (!find_section(im, start, stop - start, SHF_ALLOC, 0, &t->sec) ||
+	    t->sec.sh.sh_type != SHT_PROGBITS) {
 		error(im, "__start/__stop___jump_table do not span "
 		      "loaded data");
 		return -1;
 	}
 	t->addr = start;
-	t->off = s->sh_offset + (start - s->sh_addr);
-	t->size = stop - start;
+	*size = stop - start;
 	return 0;
 }
 
+/* Locates the table and its bytes; an empty table has n == 0. */
 static int find_table(struct image *im, struct table *t)
 {
-	const Elf64_Shdr *s = find_by_name(im, TABLE_NAME);
+	uint64_t size = 0;
 
-	if (!s) {
-		if (table_from_symbols(im, t))
+	memset(t, 0, sizeof(*t));
+	if (!find_by_name(im, TABLE_NAME, &t->sec)) {
+		if (table_from_symbols(im, t, &size))
 			return -1;
-	} else if (s->sh_type == SHT_PROGBITS && (s->sh_flags & SHF_ALLOC)) {
-		t->addr = s->sh_addr;
-		t->off = s->sh_offset;
-		t->size = s->sh_size;
-	} else if (s->sh_size) {
+	} else if (t->sec.sh.sh_type == SHT_PROGBITS &&
+		   (t->sec.sh.sh_flags & SHF_ALLOC)) {
+		t->addr = t->sec.sh.sh_addr;
+		size = t->sec.sh.sh_size;
+	} else if (t->sec.sh.sh_size) {
 		error(im, TABLE_NAME " is not a loaded (PROGBITS, ALLOC) "
 		      "section");
 		return -1;
 	}
-	if (t->size % ENTRY_SIZE) {
+	if (size % ENTRY_SIZE) {
 		error(im, TABLE_NAME " size %" PRIu64
-		      " is not a multiple of %d", t->size, ENTRY_SIZE);
+		      " is not a multiple of %d", size, ENTRY_SIZE);
 		return -1;
 	}
 	if (t->addr % 4) {
@@ -365,74 +358,83 @@ static int find_table(struct image *im, struct table *t)
 		      t->addr);
 		return -1;
 	}
-	return 0;
+	t->n = size / ENTRY_SIZE;
+	if (!t->n)
+		return 0;
+	t->buf = section_bytes(im, &t->sec, t->addr, size);
+	return t->buf ? 0 : -1;
 }
 
-static void read_entry(const struct image *im, const struct table *t,
-		       unsigned long i, struct entry *e)
+static void read_entry(const struct table *t, unsigned long i,
+		       struct entry *e)
 {
-	const unsigned char *p = im->buf + t->off + (uint64_t)i * ENTRY_SIZE;
-	Elf64_Addr at = t->addr + (uint64_t)i * ENTRY_SIZE;
+	const unsigned char *p = t->buf + (uint64_t)i * ENTRY_SIZE;
+	GElf_Addr at = t->addr + (uint64_t)i * ENTRY_SIZE;
 	int32_t key = get_s32(p + 8);
 
 	memset(e, 0, sizeof(*e));
 	e->idx = i;
 	e->code = at + (int64_t)get_s32(p);
 	e->target = at + 4 + (int64_t)get_s32(p + 4);
-	e->key = at + 8 + (int64_t)(key & ~3);
-	e->branch = key & 1;
+	e->key = at + 8 + (int64_t)(key & ~KEY_FLAGS);
+	e->flags = key & KEY_FLAGS;
 }
 
 /* Read the key's initial count and work out the rule for the site. */
 static int read_key(struct image *im, struct entry *e)
 {
-	const Elf64_Shdr *s;
+	const unsigned char *p;
+	struct section s;
 
-	s = find_section(im, e->key, sizeof(int32_t), SHF_ALLOC,
-			 SHF_EXECINSTR | SHF_TLS);
-	if (!s) {
+	if (!find_section(im, e->key, sizeof(int32_t), SHF_ALLOC,
+			  SHF_EXECINSTR | SHF_TLS, &s)) {
 		error(im, "entry %lu: key 0x%" PRIx64
 		      " is outside data (no allocated non-executable section)",
 		      e->idx, e->key);
 		return -1;
 	}
-	if (s->sh_type == SHT_NOBITS)
+	if (s.sh.sh_type == SHT_NOBITS) {
 		e->enabled = 0;
-	else
-		e->enabled = get_s32(im->buf + s->sh_offset +
-				     (e->key - s->sh_addr));
-	e->jump = (e->enabled > 0) ^ e->branch;
+	} else {
+		p = section_bytes(im, &s, e->key, sizeof(int32_t));
+		if (!p)
+			return -1;
+		e->enabled = get_s32(p);
+	}
+	e->jump = (e->enabled > 0) ^ (e->flags & 1);
 	return 0;
 }
 
 /* The text section holding the site; checks the target is text too. */
-static const Elf64_Shdr *site_section(struct image *im, const struct entry *e)
+static int site_section(struct image *im, const struct entry *e,
+			struct section *s)
 {
 	const uint64_t text = SHF_ALLOC | SHF_EXECINSTR;
-	const Elf64_Shdr *s = find_section(im, e->code, 1, text, SHF_TLS);
+	struct section ts;
 
-	if (!s || s->sh_type == SHT_NOBITS) {
+	if (!find_section(im, e->code, 1, text, SHF_TLS, s) ||
+	    s->sh.sh_type == SHT_NOBITS) {
 		error(im, "entry %lu: code 0x%" PRIx64 " is outside text",
 		      e->idx, e->code);
-		return NULL;
+		return -1;
 	}
-	if (!find_section(im, e->target, 1, text, SHF_TLS)) {
+	if (!find_section(im, e->target, 1, text, SHF_TLS, &ts)) {
 		error(im, "entry %lu: target 0x%" PRIx64 " is outside text",
 		      e->idx, e->target);
-		return NULL;
+		return -1;
 	}
-	return s;
+	return 0;
 }
 
-static void decode(const unsigned char *p, uint64_t avail, Elf64_Addr pc,
+static void decode(const unsigned char *p, uint64_t avail, GElf_Addr pc,
 		   struct insn *in)
 {
 	memset(in, 0, sizeof(*in));
-	if (avail >= 2 && p[0] == JMP8) {
+	if (avail >= 2 && p[0] == JMP8_INSN_OPCODE) {
 		in->len = 2;
 		in->is_jmp = 1;
 		in->dest = pc + 2 + (int8_t)p[1];
-	} else if (avail >= 5 && p[0] == JMP32) {
+	} else if (avail >= 5 && p[0] == JMP32_INSN_OPCODE) {
 		in->len = 5;
 		in->is_jmp = 1;
 		in->dest = pc + 5 + (int64_t)get_s32(p + 1);
@@ -445,11 +447,11 @@ static void decode(const unsigned char *p, uint64_t avail, Elf64_Addr pc,
 
 static const char *hex_bytes(const unsigned char *p, uint64_t n)
 {
-	static char buf[3 * MAX_INSN + 1];
+	static char buf[3 * JUMP_LABEL_MAX_SIZE + 1];
 	uint64_t i;
 
 	buf[0] = '\0';
-	for (i = 0; i < n && i < MAX_INSN; i++)
+	for (i = 0; i < n && i < JUMP_LABEL_MAX_SIZE; i++)
 		sprintf(buf + 3 * i, "%02x ", p[i]);
 	if (i)
 		buf[3 * i - 1] = '\0';
@@ -461,7 +463,7 @@ static int check_insn(struct image *im, const struct entry *e,
 		      const struct insn *in, const unsigned char *p,
 		      uint64_t avail)
 {
-	const char *bytes = hex_bytes(p, avail < MAX_INSN ? avail : MAX_INSN);
+	const char *bytes = hex_bytes(p, avail);
 
 	if (!in->len || (!in->is_jmp && e->jump)) {
 		error(im, "site at 0x%" PRIx64 " (entry %lu) is not a "
@@ -479,184 +481,182 @@ static int check_insn(struct image *im, const struct entry *e,
 	return 0;
 }
 
-/* Rewrite a JMP the rule says is a NOP (in memory; written out later). */
-static int fix_site(struct image *im, struct result *r, const struct entry *e,
-		    const struct insn *in, uint64_t off, int check)
-{
-	if (!in->is_jmp || e->jump)
-		return 0;
-	if (check) {
-		error(im, "site at 0x%" PRIx64 " (entry %lu) is a jmp%d but "
-		      "its key (0x%" PRIx64 ", enabled %d, branch %d) "
-		      "requires a NOP", e->code, e->idx,
-		      in->len == 2 ? 8 : 32, e->key, e->enabled, e->branch);
-		return -1;
-	}
-	memcpy(im->buf + off, in->len == 2 ? nop2 : nop5, in->len);
-	r->edits[r->rewritten].off = off;
-	r->edits[r->rewritten].len = in->len;
-	r->rewritten++;
-	return 0;
-}
-
+/*
+ * Checks the entry's site and, if its rule says NOP but it holds a JMP,
+ * writes the NOP into libelf's copy of the section (written out later).
+ */
 static void process_entry(struct image *im, struct result *r,
-			  struct entry *e, int check)
+			  struct entry *e)
 {
-	const Elf64_Shdr *s = site_section(im, e);
-	uint64_t off, avail;
+	unsigned char *p;
+	struct section s;
+	uint64_t avail;
 	struct insn in;
 
-	if (!s || read_key(im, e))
+	if (site_section(im, e, &s) || read_key(im, e))
 		return;
-	r->key_addrs[r->keys++] = e->key;
-	off = s->sh_offset + (e->code - s->sh_addr);
-	avail = s->sh_size - (e->code - s->sh_addr);
-	decode(im->buf + off, avail, e->code, &in);
-	if (check_insn(im, e, &in, im->buf + off, avail))
+	avail = s.sh.sh_size - (e->code - s.sh.sh_addr);
+	p = section_bytes(im, &s, e->code, 1);
+	if (!p)
 		return;
-	if (fix_site(im, r, e, &in, off, check))
+	decode(p, avail, e->code, &in);
+	if (check_insn(im, e, &in, p, avail))
 		return;
+	if (in.is_jmp && !e->jump) {
+		memcpy(p, in.len == 2 ? nop2 : nop5, in.len);
+		elf_flagdata(s.data, ELF_C_SET, ELF_F_DIRTY);
+		r->rewritten++;
+		r->dirty = 1;
+	}
 	if (in.len == 2)
 		r->shorts++;
 	else
 		r->longs++;
-	if (e->jump)
-		r->jmps++;
-	else
-		r->nops++;
 }
 
-static int cmp_addr(const void *a, const void *b)
+/* (key, code) as unsigned addresses; the old slot keeps the sort stable. */
+static int cmp_entry(const void *a, const void *b)
 {
-	Elf64_Addr x = *(const Elf64_Addr *)a, y = *(const Elf64_Addr *)b;
+	const struct entry *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Turn the list of key addresses into the number of distinct keys. */
-static void count_keys(struct result *r)
+/* Offset from the field at @at to @addr; -1 if it does not fit in s32. */
+static int field_offset(GElf_Addr addr, GElf_Addr at, int32_t *off)
 {
-	unsigned long i, n = 0;
+	int64_t d = (int64_t)(addr - at);
 
-	if (!r->keys)
-		return;
-	qsort(r->key_addrs, r->keys, sizeof(*r->key_addrs), cmp_addr);
-	for (i = 0; i < r->keys; i++)
-		if (!i || r->key_addrs[i] != r->key_addrs[i - 1])
-			n++;
-	r->keys = n;
-}
-
-static int process_table(struct image *im, const struct table *t,
-			 struct result *r, int check)
-{
-	unsigned long i, n = t->size / ENTRY_SIZE;
-	struct entry e;
-
-	memset(r, 0, sizeof(*r));
-	r->entries = n;
-	r->key_addrs = calloc(n ? n : 1, sizeof(*r->key_addrs));
-	r->edits = calloc(n ? n : 1, sizeof(*r->edits));
-	if (!r->key_addrs || !r->edits) {
-		error(im, "out of memory");
+	if (d < INT32_MIN || d > INT32_MAX)
 		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		read_entry(im, t, i, &e);
-		process_entry(im, r, &e, check);
-	}
-	count_keys(r);
-	return im->errors ? -1 : 0;
-}
-
-static int write_edits(struct image *im, const struct result *r)
-{
-	unsigned long i;
-	FILE *f;
-
-	if (!r->rewritten)
-		return 0;
-	f = fopen(im->path, "r+b");
-	if (!f) {
-		error(im, "cannot open for writing: %s", strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < r->rewritten; i++) {
-		const struct edit *ed = &r->edits[i];
-
-		if (fseek(f, (long)ed->off, SEEK_SET) ||
-		    fwrite(im->buf + ed->off, 1, ed->len, f) != (size_t)ed->len)
-			break;
-	}
-	if (fclose(f) || i < r->rewritten) {
-		error(im, "cannot write: %s", strerror(errno));
-		return -1;
-	}
+	*off = (int32_t)d;
 	return 0;
 }
 
-static void report(const struct result *r, int check)
+/* Encodes the (sorted) entry @e for slot @j into @p. */
+static int write_entry(struct image *im, const struct table *t,
+		       unsigned long j, const struct entry *e,
+		       unsigned char *p)
 {
-	printf(PROG ": %lu entries, %lu keys, %lu short (2-byte) and "
-	       "%lu long (5-byte) sites, ", r->entries, r->keys, r->shorts,
-	       r->longs);
-	if (check)
-		printf("all verified (%lu JMP, %lu NOP)\n", r->jmps, r->nops);
-	else
-		printf("%lu rewritten to NOP\n", r->rewritten);
+	GElf_Addr at = t->addr + (uint64_t)j * ENTRY_SIZE;
+	int32_t code, target, key;
+
+	if (field_offset(e->code, at, &code) ||
+	    field_offset(e->target, at + 4, &target) ||
+	    field_offset(e->key, at + 8, &key)) {
+		error(im, "entry %lu cannot move to slot %lu: an offset no "
+		      "longer fits in 32 bits", e->idx, j);
+		return -1;
+	}
+	put_s32(p, code);
+	put_s32(p + 4, target);
+	put_s32(p + 8, key | (int32_t)e->flags);
+	return 0;
 }
 
-static int run(struct image *im, int check)
+/* Sorts @e and re-encodes it over the table; counts moves and keys. */
+static int sort_table(struct image *im, struct table *t, struct entry *e,
+		      struct result *r)
+{
+	unsigned char *buf = malloc(t->n * ENTRY_SIZE);
+	unsigned long j;
+
+	if (!buf) {
+		error(im, "out of memory");
+		return -1;
+	}
+	qsort(e, t->n, sizeof(*e), cmp_entry);
+	for (j = 0; j < t->n; j++) {
+		if (write_entry(im, t, j, &e[j], buf + j * ENTRY_SIZE))
+			break;
+		r->moved += e[j].idx != j;
+		r->keys += !j || e[j].key != e[j - 1].key;
+	}
+	if (j == t->n && memcmp(t->buf, buf, t->n * ENTRY_SIZE)) {
+		memcpy(t->buf, buf, t->n * ENTRY_SIZE);
+		elf_flagdata(t->sec.data, ELF_C_SET, ELF_F_DIRTY);
+		r->dirty = 1;
+	}
+	free(buf);
+	return j == t->n ? 0 : -1;
+}
+
+static void report(const struct result *r)
+{
+	printf(PROG ": %lu entries, %lu keys, %lu short (2-byte) and "
+	       "%lu long (5-byte) sites, %lu rewritten to NOP; ",
+	       r->entries, r->keys, r->shorts, r->longs, r->rewritten);
+	if (r->moved)
+		printf("table sorted by (key, code), %lu entries moved\n",
+		       r->moved);
+	else
+		printf("table already sorted by (key, code)\n");
+}
+
+/* Checks and fixes every site, then sorts; writes only if all is well. */
+static int fixup(struct image *im, struct table *t, struct entry *e)
 {
 	struct result r;
+	unsigned long i;
+
+	memset(&r, 0, sizeof(r));
+	r.entries = t->n;
+	for (i = 0; i < t->n; i++) {
+		read_entry(t, i, &e[i]);
+		process_entry(im, &r, &e[i]);
+	}
+	if (im->errors || (t->n && sort_table(im, t, e, &r)))
+		return -1;
+	if (r.dirty && elf_update(im->elf, ELF_C_WRITE) < 0) {
+		elf_error(im, "cannot write");
+		return -1;
+	}
+	report(&r);
+	return 0;
+}
+
+static int run(struct image *im)
+{
+	struct entry *e = NULL;
 	struct table t;
 	int ret = -1;
 
-	memset(&r, 0, sizeof(r));
-	memset(&t, 0, sizeof(t));
-	if (read_image(im) || load_sections(im) || check_sections(im) ||
-	    find_table(im, &t))
+	if (open_image(im) || find_table(im, &t))
 		return -1;
-	if (!process_table(im, &t, &r, check) &&
-	    (check || !write_edits(im, &r))) {
-		report(&r, check);
-		ret = 0;
-	}
+	e = calloc(t.n ? t.n : 1, sizeof(*e));
+	if (!e)
+		error(im, "out of memory");
+	else
+		ret = fixup(im, &t, e);
 	if (im->errors > MAX_ERRORS)
 		fprintf(stderr, PROG ": %s: %lu errors in all\n", im->path,
 			im->errors);
-	free(r.key_addrs);
-	free(r.edits);
+	free(e);
 	return ret;
-}
-
-/* [--check] VMLINUX */
-static const char *parse_args(int argc, char **argv, int *check)
-{
-	int i = 1;
-
-	if (i < argc && !strcmp(argv[i], "--check")) {
-		*check = 1;
-		i++;
-	}
-	if (i != argc - 1 || argv[i][0] == '-')
-		return NULL;
-	return argv[i];
 }
 
 int main(int argc, char **argv)
 {
 	struct image im;
-	int check = 0, ret;
+	int ret;
 
-	memset(&im, 0, sizeof(im));
-	im.path = parse_args(argc, argv, &check);
-	if (!im.path) {
-		fprintf(stderr, "usage: " PROG " [--check] VMLINUX\n");
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: " PROG " VMLINUX\n");
 		return 1;
 	}
-	ret = run(&im, check);
-	free(im.buf);
-	free(im.sh);
+	memset(&im, 0, sizeof(im));
+	im.path = argv[1];
+	im.fd = -1;
+	ret = run(&im);
+	if (im.elf)
+		elf_end(im.elf);
+	if (im.fd >= 0 && close(im.fd) && !ret) {
+		error(&im, "cannot close: %s", strerror(errno));
+		ret = -1;
+	}
 	return ret ? 1 : 0;
 }
