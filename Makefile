@@ -36,7 +36,7 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench $(config-targets)
+no-dot-config := help clean mrproper deps format bench stress $(config-targets)
 
 # The default goal.
 PHONY += all
@@ -235,7 +235,7 @@ $(O)/kernel.iso: $(O)/vmlinux $(O)/cmdline scripts/mkiso.sh
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
 QEMU_ARGS = --iso $(O)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
 
-PHONY += deps iso run test debug bench
+PHONY += deps iso run test stress debug bench
 deps:
 	$(Q)scripts/install-deps.sh
 
@@ -244,6 +244,9 @@ iso: $(O)/kernel.iso
 # Order-only: check the host tools before anything else is built.
 $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 
+# make run boots the quick suites: the slow ones (KUNIT_CASE_SLOW, the long
+# stress) are left out with Linux's attribute filter; make stress runs them.
+run: CMDLINE := kunit.filter="speed>slow" $(CMDLINE)
 run: deps $(O)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 
@@ -260,6 +263,14 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
+
+# The long stress of the int3 protocol: 100,000 flips of 4 keys with readers
+# on every other CPU (make test runs 2,000), in build/stress.
+STRESS_FLIPS ?= 100000
+stress: deps
+	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
+		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
+		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000'
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
@@ -284,8 +295,9 @@ mrproper:
 
 help:
 	@echo 'Running:'
-	@echo '  run            - build the kernel and ISO, boot it under QEMU (CPUS=$(CPUS))'
+	@echo '  run            - build the kernel and ISO, boot it under QEMU, run the quick suites (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
+	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'

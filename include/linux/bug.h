@@ -27,7 +27,7 @@ extern unsigned long nr_warnings;
 	({                                                                  \
 		bool __ret_warn_on = !!(cond);                              \
 		if (unlikely(__ret_warn_on))                                \
-			__warn(__FILE__, __LINE__, _THIS_IP_, "%s",          \
+			__warn(__FILE__, __LINE__, _THIS_IP_, "%s\n",        \
 			       "WARN_ON(" #cond ")");                       \
 		unlikely(__ret_warn_on);                                    \
 	})
@@ -43,7 +43,7 @@ extern unsigned long nr_warnings;
 		unlikely(__ret_warn_once);                                  \
 	})
 
-#define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s", "WARN_ON_ONCE(" #cond ")")
+#define WARN_ON_ONCE(cond) WARN_ONCE(cond, "%s\n", "WARN_ON_ONCE(" #cond ")")
 
 #define BUG() __bug(__FILE__, __LINE__, NULL)
 #define BUG_ON(cond)                                                        \

@@ -36,6 +36,9 @@ static inline bool mutex_is_owner(struct mutex *lock)
 	return READ_ONCE(lock->owner) == smp_processor_id() + 1;
 }
 
-#define lockdep_assert_held(l) WARN_ON_ONCE(!mutex_is_owner(l))
+/* WARNs once per call site, naming the lock, if this CPU does not hold it. */
+#define lockdep_assert_held(l)                                              \
+	WARN_ONCE(!mutex_is_owner(l), "lockdep: %s not held by CPU%u\n",    \
+		  (l)->name, smp_processor_id())
 
 #endif /* _LINUX_MUTEX_H */
