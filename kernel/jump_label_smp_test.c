@@ -4,9 +4,10 @@
  * CPUs): the count and the code must agree at the end. The patch engine's
  * own concurrency tests are in arch/x86/kernel/text_patch_test.c.
  */
-#include <linux/jump_label_arch.h>
+#include <linux/jump_label.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
+#include <kunit/static_key_sites.h>
 #include <kunit/test.h>
 
 #define JLS_OPS 100000
@@ -16,18 +17,6 @@ DEFINE_STATIC_KEY_FALSE(jls_count);
 static noinline int jls_count_fn(void)
 {
 	return static_branch_unlikely(&jls_count) ? 1 : 0;
-}
-
-/* Sites of the key that do not hold the instruction of its state. */
-static unsigned int jls_sites_wrong(struct static_key *key, bool enabled)
-{
-	struct jump_entry *entry;
-	unsigned int bad = 0;
-
-	for_each_key_entry(key, entry)
-		bad += arch_jump_label_check_site(entry, enabled ^
-						  jump_entry_is_branch(entry)) != 0;
-	return bad;
 }
 
 struct jls_count_ctx {
@@ -67,13 +56,13 @@ static void jls_test_inc_dec_concurrent(struct kunit *test)
 		cpu_relax();
 	KUNIT_EXPECT_EQ(test, static_key_count(&jls_count.key), n);
 	KUNIT_EXPECT_EQ(test, jls_count_fn(), 1);
-	KUNIT_EXPECT_EQ(test, jls_sites_wrong(&jls_count.key, true), 0);
+	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&jls_count.key, true), 0);
 	kunit_info(test, "%u CPUs, %u operations", n, n * (2 * ctx.pairs + 1));
 	for (i = 0; i < n; i++)
 		static_branch_dec(&jls_count);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jls_count.key), 0);
 	KUNIT_EXPECT_EQ(test, jls_count_fn(), 0);
-	KUNIT_EXPECT_EQ(test, jls_sites_wrong(&jls_count.key, false), 0);
+	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&jls_count.key, false), 0);
 }
 
 static struct kunit_case jls_cases[] = {

@@ -397,16 +397,6 @@ static struct kunit_suite jlt_api_suite = {
 #ifdef CONFIG_JUMP_LABEL
 #include <linux/jump_label_arch.h>
 
-static unsigned int jlt_key_entries(struct static_key *key)
-{
-	struct jump_entry *entry;
-	unsigned int n = 0;
-
-	for_each_key_entry(key, entry)
-		n++;
-	return n;
-}
-
 /*
  * The image's table came sorted from the build, boot found it so, and each
  * key points at the first of its contiguous entries.
@@ -442,10 +432,10 @@ static void jlt_table_key_entries(struct kunit *test)
 	struct jump_entry *entry;
 
 	/* Four sites each: short and long, likely and unlikely. */
-	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_false.key), 4);
-	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_true.key), 4);
-	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_array[3].key), 2);
-	KUNIT_EXPECT_EQ(test, jlt_key_entries(&jlt_ref.key), 2);
+	KUNIT_EXPECT_EQ(test, static_key_test_entries(&jlt_false.key), 4);
+	KUNIT_EXPECT_EQ(test, static_key_test_entries(&jlt_true.key), 4);
+	KUNIT_EXPECT_EQ(test, static_key_test_entries(&jlt_array[3].key), 2);
+	KUNIT_EXPECT_EQ(test, static_key_test_entries(&jlt_ref.key), 2);
 	for_each_key_entry(&jlt_true.key, entry)
 		KUNIT_EXPECT_PTR_EQ(test, jump_entry_key(entry), &jlt_true.key);
 }

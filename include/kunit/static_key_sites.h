@@ -12,6 +12,9 @@
  * name_long() whose fall-through block holds 200 bytes of NOPs, so that the
  * assembler must use a 5-byte jmp32; STATIC_KEY_TEST_LIKELY the same with
  * static_branch_likely().
+ *
+ * With CONFIG_JUMP_LABEL, static_key_test_entries() and
+ * static_key_test_wrong_sites() look at a key's entries and sites.
  */
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
@@ -48,5 +51,33 @@
 		}                                                     \
 		return 0;                                             \
 	}
+
+#ifdef CONFIG_JUMP_LABEL
+#include <linux/jump_label_arch.h>
+
+/* The number of entries of @key in the sorted table. */
+static inline unsigned int static_key_test_entries(struct static_key *key)
+{
+	struct jump_entry *entry;
+	unsigned int n = 0;
+
+	for_each_key_entry(key, entry)
+		n++;
+	return n;
+}
+
+/* Sites of @key that do not hold the instruction of its state @enabled. */
+static inline unsigned int static_key_test_wrong_sites(struct static_key *key,
+						       bool enabled)
+{
+	struct jump_entry *entry;
+	unsigned int bad = 0;
+
+	for_each_key_entry(key, entry)
+		bad += arch_jump_label_check_site(entry, enabled ^
+						  jump_entry_is_branch(entry)) != 0;
+	return bad;
+}
+#endif /* CONFIG_JUMP_LABEL */
 
 #endif /* _KUNIT_STATIC_KEY_SITES_H */

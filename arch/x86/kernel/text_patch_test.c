@@ -21,6 +21,7 @@
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
 #include <asm/tsc.h>
+#include <kunit/static_key_sites.h>
 #include <kunit/test.h>
 
 /*
@@ -97,28 +98,6 @@ static const struct tpt_key tpt_stress_keys[TPT_STRESS_KEYS] = {
 	{ &tpt_keys[3], tpt_read3, 2 },
 };
 
-static unsigned int tpt_entries(struct static_key *key)
-{
-	struct jump_entry *entry;
-	unsigned int n = 0;
-
-	for_each_key_entry(key, entry)
-		n++;
-	return n;
-}
-
-/* Sites of the key that do not hold the instruction of its state. */
-static unsigned int tpt_sites_wrong(struct static_key *key, bool enabled)
-{
-	struct jump_entry *entry;
-	unsigned int bad = 0;
-
-	for_each_key_entry(key, entry)
-		bad += arch_jump_label_check_site(entry, enabled ^
-						  jump_entry_is_branch(entry)) != 0;
-	return bad;
-}
-
 /* text_poke() without text_mutex WARNs (and still writes). */
 static void tpt_test_text_lock(struct kunit *test)
 {
@@ -138,7 +117,7 @@ static void tpt_test_text_lock(struct kunit *test)
 
 static void tpt_big_key(struct kunit *test, bool batched)
 {
-	unsigned int n = tpt_entries(&tpt_big.key);
+	unsigned int n = static_key_test_entries(&tpt_big.key);
 	unsigned long per_flip = batched ? 3 : 3 * n;
 	struct text_poke_stats before = text_poke_stats;
 	unsigned long ipis = smp_stats.ipis_sent;
@@ -152,12 +131,12 @@ static void tpt_big_key(struct kunit *test, bool batched)
 	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites + n);
 	KUNIT_EXPECT_EQ(test, text_poke_stats.batches,
 			before.batches + (batched ? 1 : n));
-	KUNIT_EXPECT_EQ(test, tpt_sites_wrong(&tpt_big.key, true), 0);
+	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&tpt_big.key, true), 0);
 	KUNIT_EXPECT_EQ(test, tpt_big_fn(), n);
 	static_branch_disable(&tpt_big);
 	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds,
 			before.sync_rounds + 2 * per_flip);
-	KUNIT_EXPECT_EQ(test, tpt_sites_wrong(&tpt_big.key, false), 0);
+	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&tpt_big.key, false), 0);
 	KUNIT_EXPECT_EQ(test, tpt_big_fn(), 0);
 	text_poke_batching = saved;
 	kunit_info(test, "%u sites, %s: %lu sync rounds and %lu IPIs a flip", n,
@@ -387,7 +366,7 @@ static void tpt_flip(struct tpt_run *r, unsigned int i)
 	WRITE_ONCE(r->state[k], on);
 	__atomic_store_n(&r->gen, r->gen + 1, __ATOMIC_RELEASE);
 	WRITE_ONCE(r->in_flight, 0);
-	r->wrong_sites += tpt_sites_wrong(&key->key->key, on);
+	r->wrong_sites += static_key_test_wrong_sites(&key->key->key, on);
 	r->wrong_results += key->fn() != tpt_expect(r, k, on);
 }
 
