@@ -137,6 +137,26 @@ static void kunit_selftest_filter(struct kunit *test)
 						   NULL));
 }
 
+/* kunit.filter=speed...: Linux's order, very_slow < slow < normal = unset. */
+static void kunit_selftest_attributes(struct kunit *test)
+{
+	struct kunit_case slow = KUNIT_CASE_SLOW(kunit_selftest_attributes);
+	struct kunit_case plain = KUNIT_CASE(kunit_selftest_attributes);
+
+	KUNIT_EXPECT_EQ(test, slow.attr.speed, KUNIT_SPEED_SLOW);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match(NULL, &slow), 1);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed>slow", &slow), 0);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed>slow", &plain), 1);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed=slow", &slow), 1);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed!=slow", &slow), 0);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed<=slow", &slow), 1);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed<normal", &plain), 0);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed>=very_slow", &plain), 1);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed>fast", &plain), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("size>slow", &plain), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kunit_attr_match("speed=>slow", &plain), -EINVAL);
+}
+
 static int init_calls, exit_calls;
 
 static int kunit_selftest_init(struct kunit *test)
@@ -167,6 +187,7 @@ static struct kunit_case kunit_selftest_cases[] = {
 	KUNIT_CASE(kunit_selftest_skip),
 	KUNIT_CASE(kunit_selftest_passing_macros),
 	KUNIT_CASE(kunit_selftest_filter),
+	KUNIT_CASE(kunit_selftest_attributes),
 	KUNIT_CASE(kunit_selftest_init_exit),
 	{}
 };
