@@ -3,14 +3,25 @@
  * Static key reference counts changed from every CPU at once (boot with 4
  * CPUs): the count and the code must agree at the end. The patch engine's
  * own concurrency tests are in arch/x86/kernel/text_patch_test.c.
+ *
+ * Every 0 <-> 1 crossing is a flip, with three rounds in which all CPUs
+ * must run: on a loaded host that is slow, so the operations are counted
+ * (jump_label_smp_test.ops=N, default 20,000) and bounded in time
+ * (jump_label_smp_test.budget=S seconds, default 300): a run out of time
+ * fails, saying how far it got.
  */
 #include <linux/jump_label.h>
+#include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
+#include <asm/tsc.h>
 #include <kunit/static_key_sites.h>
 #include <kunit/test.h>
 
-#define JLS_OPS 100000
+static unsigned int jls_ops = 20000;
+core_param_named("jump_label_smp_test.ops", jls_ops, uint);
+static unsigned int jls_budget_s = 300;
+core_param_named("jump_label_smp_test.budget", jls_budget_s, uint);
 
 DEFINE_STATIC_KEY_FALSE(jls_count);
 
@@ -21,19 +32,22 @@ static noinline int jls_count_fn(void)
 
 struct jls_count_ctx {
 	unsigned int pairs;	/* inc+dec pairs per CPU */
+	u64 deadline;		/* rdtsc() value: the time budget */
+	atomic_t done;		/* pairs made, all CPUs */
 	atomic_t running;
 };
 
-/* pairs inc/dec pairs, then one more inc: each CPU leaves +1. */
+/* Up to pairs inc/dec pairs, then one more inc: each CPU leaves +1. */
 static void jls_incdec_loop(struct jls_count_ctx *ctx)
 {
 	unsigned int i;
 
-	for (i = 0; i < ctx->pairs; i++) {
+	for (i = 0; i < ctx->pairs && rdtsc() < ctx->deadline; i++) {
 		static_branch_inc(&jls_count);
 		static_branch_dec(&jls_count);
 	}
 	static_branch_inc(&jls_count);
+	atomic_add(i, &ctx->done);
 	atomic_dec(&ctx->running);
 }
 
@@ -47,17 +61,23 @@ static void jls_incdec_ipi(void *info)
 static void jls_test_inc_dec_concurrent(struct kunit *test)
 {
 	unsigned int n = num_online_cpus(), i;
-	struct jls_count_ctx ctx = { .pairs = JLS_OPS / n / 2 };
+	struct jls_count_ctx ctx = { .pairs = jls_ops / n / 2 };
 
+	ctx.deadline = rdtsc() + (u64)jls_budget_s * 1000 * tsc_khz;
+	atomic_set(&ctx.done, 0);
 	atomic_set(&ctx.running, n);
 	smp_call_function(jls_incdec_ipi, &ctx, 0);
 	jls_incdec_loop(&ctx);
 	while (atomic_read(&ctx.running))
 		cpu_relax();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ctx.done), n * ctx.pairs,
+			    "out of time: %d of %u inc/dec pairs in %u s",
+			    atomic_read(&ctx.done), n * ctx.pairs, jls_budget_s);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jls_count.key), n);
 	KUNIT_EXPECT_EQ(test, jls_count_fn(), 1);
 	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&jls_count.key, true), 0);
-	kunit_info(test, "%u CPUs, %u operations", n, n * (2 * ctx.pairs + 1));
+	kunit_info(test, "%u CPUs, %d operations", n,
+		   2 * atomic_read(&ctx.done) + n);
 	for (i = 0; i < n; i++)
 		static_branch_dec(&jls_count);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jls_count.key), 0);
