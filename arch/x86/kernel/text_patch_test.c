@@ -384,6 +384,11 @@ static unsigned long tpt_run_flips(struct tpt_run *r, unsigned int budget_s)
 		tpt_flip(r, i);
 		if (readers && i % r->handshake_every == r->handshake_every - 1)
 			tpt_handshake(r);
+		/* Long runs (make stress) say how far they are. */
+		if (r->flips >= 10000 && (i + 1) % (r->flips / 10) == 0)
+			pr_info("text_patch: %u of %u flips, %d wrong branches\n",
+				i + 1, r->flips, atomic_read(&r->violations) +
+				atomic_read(&r->handshake_violations));
 	}
 	WRITE_ONCE(r->stop, true);
 	while (atomic_read(&r->running))
