@@ -9,7 +9,8 @@
 /*
  * The periodic tick: every online CPU takes an interrupt HZ times a
  * second. The boot CPU's moves jiffies (<linux/jiffies.h>); on every CPU
- * it counts in tick_count.
+ * it counts in tick_count and runs the timers due on that CPU
+ * (run_local_timers(), <linux/timer.h>).
  *
  * "tick=off" on the command line leaves the tick stopped on every CPU:
  * jiffies stay 0 and timers never run. make bench boots so, since an
@@ -20,7 +21,7 @@
  *
  * void time_init(void)
  *	Called once by start_kernel() on the boot CPU, every CPU online,
- *	interrupts still disabled. Gives its clock's
+ *	interrupts still disabled, after init_timers(). Gives its clock's
  *	rate to timekeeping_init(); then, if tick_enabled(), starts a
  *	periodic interrupt at HZ on every online CPU.
  * the tick interrupt
@@ -44,8 +45,9 @@ void tick_handle_periodic(void);
 
 /*
  * The same at time now (ns, ktime_get_ns()'s clock): on the boot CPU
- * jiffies catch up with now, then this CPU counts the tick. Interrupts
- * disabled.
+ * jiffies catch up with now, then this CPU counts the tick and runs its
+ * due timers. Interrupts disabled; disabled again on return (timers run
+ * with them enabled). The benchmark calls it with a time of its own.
  */
 void tick_periodic(u64 now);
 

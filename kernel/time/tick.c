@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 
 /* jiffies is this variable too: see the linker script. */
 u64 jiffies_64 __aligned(64);
@@ -53,6 +54,7 @@ void tick_periodic(u64 now)
 	if (smp_processor_id() == TICK_DO_TIMER_CPU)
 		tick_do_update_jiffies64(now);
 	this_cpu_inc(tick_count);
+	run_local_timers();
 }
 
 void tick_handle_periodic(void)
