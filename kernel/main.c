@@ -10,6 +10,8 @@
 #include <linux/jump_label.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
+#include <linux/tick.h>
+#include <linux/timer.h>
 #include <asm/reboot.h>
 #include <asm/setup.h>
 #include <kunit/test.h>
@@ -75,8 +77,10 @@ void __init start_kernel(void)
 	parse_args(cmdline);
 	pr_info("Command line: %s\n", saved_command_line);
 	setup_arch();
+	init_timers();
 	smp_init();
-	local_irq_enable(); /* the boot CPU takes IPIs like the others */
+	time_init(); /* the clock; the tick on every CPU, unless tick=off */
+	local_irq_enable(); /* the boot CPU takes IPIs and ticks like the others */
 	do_early_initcalls();
 	jump_label_init();
 	do_initcalls();

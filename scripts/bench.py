@@ -11,6 +11,9 @@ host, and reports them:
            (only its sync round and IPI counts are kept: without -icount
            flip_insns is not an instruction count)
 
+Every run boots with tick=off: no periodic tick, so no timer interrupt
+lands in a timed region (timer_tick_insns calls the tick's work directly).
+
 Under -icount, rdtsc counts executed instructions, so the y and n figures
 are exact and reproducible. Each kernel prints lines like
 
@@ -62,6 +65,9 @@ KUNIT = REPO_ROOT / 'scripts' / 'kunit.py'
 PYTHON = '/usr/bin/python3'
 DEFAULT_OUT = REPO_ROOT / 'build' / 'bench'
 BENCH_CONFIG = 'tests/configs/bench.config'
+# No periodic tick: an interrupt inside a timed region would add its
+# instructions to the figure (timer_tick_insns calls the tick directly).
+BENCH_KERNEL_ARGS = 'tick=off'
 JUMP_LABEL_N_CONFIG = 'tests/configs/jump_label_n.config'
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -92,9 +98,11 @@ EXPECTED = {
           'getppid_insns', 'inc_fast_insns', 'entry_bytes', 'table_bytes',
           'table_entries', 'short_site_share', 'init_insns',
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
-          'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns'),
+          'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
+          'timer_tick_insns'),
     'n': ('site_absent_insns', 'site_disabled_insns', 'site_enabled_insns',
-          'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries'),
+          'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries',
+          'timer_tick_insns'),
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
 }
 DROPPED = {'y-smp': ('flip_insns',)}
@@ -114,6 +122,7 @@ GROUPS = (
     ('table/init', ('entry_bytes', 'table_bytes', 'table_entries',
                     'short_site_share', 'short_sites', 'long_sites',
                     'init_insns', 'init_insns_per_entry')),
+    ('tick', ('timer_tick_insns',)),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
 )
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
@@ -151,6 +160,7 @@ def kunit_command(run, build_dir, args):
     for fragment in run.fragments:
         cmd += ['--kconfig_add', str(REPO_ROOT / fragment)]
     cmd += ['--kernel_args', f'bench={run.glob}',
+            '--kernel_args', BENCH_KERNEL_ARGS,
             '--cpus', str(args.cpus if run.smp else 1),
             '--timeout', f'{args.timeout:g}']
     if run.icount:

@@ -277,6 +277,14 @@ void __kunit_msg_print(struct kunit *test, const char *fmt, ...);
 	KUNIT_BINARY_INT(test, false, l, ==, r, fmt)
 #define KUNIT_EXPECT_NE_MSG(test, l, r, fmt...) \
 	KUNIT_BINARY_INT(test, false, l, !=, r, fmt)
+#define KUNIT_EXPECT_LT_MSG(test, l, r, fmt...) \
+	KUNIT_BINARY_INT(test, false, l, <, r, fmt)
+#define KUNIT_EXPECT_LE_MSG(test, l, r, fmt...) \
+	KUNIT_BINARY_INT(test, false, l, <=, r, fmt)
+#define KUNIT_EXPECT_GT_MSG(test, l, r, fmt...) \
+	KUNIT_BINARY_INT(test, false, l, >, r, fmt)
+#define KUNIT_EXPECT_GE_MSG(test, l, r, fmt...) \
+	KUNIT_BINARY_INT(test, false, l, >=, r, fmt)
 #define KUNIT_EXPECT_STREQ_MSG(test, l, r, fmt...) \
 	KUNIT_BINARY_STR(test, false, l, ==, r, fmt)
 #define KUNIT_EXPECT_MEMEQ_MSG(test, l, r, n, fmt...) \

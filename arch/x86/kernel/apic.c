@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The local APIC in xAPIC mode: enabling it, EOI and IPIs. The only
- * interrupts the kernel takes are IPIs: the 8259 PICs are moved off the
- * exception vectors and masked, and each CPU masks its timer, LINT0, LINT1
- * and error entries.
+ * The local APIC in xAPIC mode: enabling it, EOI, IPIs and its timer. The
+ * only interrupts the kernel takes are IPIs and each CPU's timer tick: the
+ * 8259 PICs are moved off the exception vectors and masked, and each CPU
+ * masks its timer (until time_init() starts it), LINT0, LINT1 and error
+ * entries.
  */
 #define pr_fmt(fmt) "apic: " fmt
 
@@ -17,11 +18,13 @@
 #include <asm/processor.h>
 #include <asm/smp.h>
 #include <asm/traps.h>
+#include <asm/tsc.h>
 
 #define APICBASE_X2APIC (1ULL << 10)
 #define APICBASE_ENABLE (1ULL << 11)
 #define APICBASE_ADDR_MASK 0xffffff000ULL
 #define ICR_IDLE_TIMEOUT_US 1000
+#define LAPIC_CAL_MS 10
 
 #define PIC1_CMD 0x20
 #define PIC1_DATA 0x21
@@ -142,4 +145,38 @@ void __init lapic_init(void)
 	x86_cpu_to_apicid[0] = read_apic_id();
 	pr_info("local APIC at %#llx, version %#x, boot CPU APIC ID %u\n", pa,
 		apic_read(APIC_LVR) & 0xff, x86_cpu_to_apicid[0]);
+}
+
+/*
+ * The timer counts the bus (or core crystal) clock divided by 16, at a
+ * rate the SDM leaves to the platform: count down from the top, masked,
+ * for LAPIC_CAL_MS of TSC time, and scale. Each end reads the TSC, then
+ * the count, so a delay between the two reads cancels out.
+ */
+u32 __init lapic_timer_calibrate(unsigned int hz)
+{
+	u64 t0, t1, wait = (u64)tsc_khz * LAPIC_CAL_MS;
+	u64 tsc_per_tick = (u64)tsc_khz * 1000 / hz;
+	u32 c0, c1;
+
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_TMICT, 0xffffffff);
+	t0 = rdtsc();
+	c0 = apic_read(APIC_TMCCT);
+	do
+		t1 = rdtsc();
+	while (t1 - t0 < wait);
+	c1 = apic_read(APIC_TMCCT);
+	apic_write(APIC_TMICT, 0);
+	if (c1 >= c0)
+		return 0;
+	return ((u64)(c0 - c1) * tsc_per_tick + (t1 - t0) / 2) / (t1 - t0);
+}
+
+void __init lapic_timer_start(u32 count)
+{
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, count);
 }

@@ -21,6 +21,9 @@ PHDRS {
 
 #define LMA(sec) AT(ADDR(sec) - __KERNEL_VIRT_BASE)
 
+/* jiffies is the u64 jiffies_64 read as an unsigned long (kernel/time/tick.c). */
+jiffies = jiffies_64;
+
 SECTIONS
 {
 	. = __KERNEL_VIRT_BASE + __KERNEL_PHYS_LOAD;
@@ -33,6 +36,15 @@ SECTIONS
 		*(.text.hot .text.hot.*)
 		*(.text .text.*)
 		*(.fixup)
+		/*
+		 * Interrupt handlers (__irq_entry) last, as in Linux: a new
+		 * one moves no code before it. The icount benchmarks depend
+		 * on where their code falls in pages (text_poke maps a page
+		 * at a time), so the text before them should stay put.
+		 */
+		__irqentry_text_start = .;
+		*(.irqentry.text)
+		__irqentry_text_end = .;
 		_etext_code = .;
 	} :text
 	. = ALIGN(PAGE_SIZE);

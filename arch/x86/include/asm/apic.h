@@ -24,6 +24,11 @@
 #define APIC_LVT1 0x360 /* LINT1 */
 #define APIC_LVTERR 0x370
 #define APIC_LVT_MASKED (1U << 16)
+#define APIC_LVT_TIMER_PERIODIC (1U << 17)
+#define APIC_TMICT 0x380 /* timer initial count */
+#define APIC_TMCCT 0x390 /* timer current count */
+#define APIC_TDCR 0x3e0 /* timer divide configuration */
+#define APIC_TDR_DIV_16 0x3
 
 /* ICR fields */
 #define APIC_DM_FIXED 0x000
@@ -36,6 +41,7 @@
 
 /* Vectors: the highest priorities, above anything a device could use. */
 #define CALL_FUNCTION_VECTOR 0xf0
+#define LOCAL_TIMER_VECTOR 0xec
 #define SPURIOUS_APIC_VECTOR 0xff
 
 u32 apic_read(u32 reg);
@@ -47,6 +53,16 @@ void register_lapic_address(phys_addr_t pa);
 void lapic_init(void);
 /* Enables this CPU's local APIC, every local interrupt source masked. */
 void lapic_setup(void);
+
+/*
+ * The local APIC timer (boot only: every CPU starts its tick during boot).
+ * lapic_timer_calibrate() returns the timer's counts in 1/hz s, measured
+ * against the TSC on this CPU, or 0 if it does not count; the timer is
+ * left stopped. lapic_timer_start() starts this CPU's timer, periodic,
+ * raising LOCAL_TIMER_VECTOR every count counts.
+ */
+u32 lapic_timer_calibrate(unsigned int hz);
+void lapic_timer_start(u32 count);
 
 /* This CPU's local APIC ID. */
 u32 read_apic_id(void);

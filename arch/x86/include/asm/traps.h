@@ -49,7 +49,12 @@ struct int3_hook {
 void register_int3_hook(struct int3_hook *hook);
 void unregister_int3_hook(struct int3_hook *hook);
 
-/* Interrupt vectors 32..255: a handler per vector, NULL if unused. */
+/*
+ * Interrupt vectors 32..255: a handler per vector, NULL if unused. A
+ * handler may be __irq_entry: in .irqentry.text, which the linker script
+ * places after the rest of the text, as Linux does.
+ */
+#define __irq_entry __section(".irqentry.text")
 typedef void (*irq_handler_t)(struct pt_regs *regs);
 void set_irq_handler(unsigned int vector, irq_handler_t handler);
 

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The periodic tick's generic half (<linux/tick.h>): jiffies, the per-CPU
+ * tick counts, tick=off. The architecture starts the interrupt and calls
+ * tick_handle_periodic() from it.
+ */
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tick.h>
+#include <linux/timekeeping.h>
+#include <linux/timer.h>
+
+/* jiffies is this variable too: see the linker script. */
+u64 jiffies_64 __aligned(64);
+DEFINE_PER_CPU(unsigned long, tick_count);
+
+static bool tick_off __ro_after_init;
+
+static int __init tick_setup(char *val)
+{
+	if (!strcmp(val, "off"))
+		tick_off = true;
+	else if (!strcmp(val, "on"))
+		tick_off = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+__setup("tick", tick_setup);
+
+bool tick_enabled(void)
+{
+	return !tick_off;
+}
+
+/*
+ * Only the boot CPU writes jiffies_64, from its tick, so a plain store is
+ * enough: readers see the old value or the new one (an aligned u64).
+ */
+static void tick_do_update_jiffies64(u64 now)
+{
+	u64 j = now / TICK_NSEC;
+
+	if (j > jiffies_64)
+		WRITE_ONCE(jiffies_64, j);
+}
+
+void tick_periodic(u64 now)
+{
+	if (smp_processor_id() == TICK_DO_TIMER_CPU)
+		tick_do_update_jiffies64(now);
+	this_cpu_inc(tick_count);
+	run_local_timers();
+}
+
+void tick_handle_periodic(void)
+{
+	tick_periodic(ktime_get_ns());
+}
