@@ -17,6 +17,7 @@
 #define EINVAL 22
 #define ENOSPC 28
 #define ERANGE 34
+#define EINTR 4
 #define ENOSYS 38
 #define EOVERFLOW 75
 #define ETIMEDOUT 110

@@ -6,6 +6,60 @@
 #include <linux/kernel.h>
 
 /*
+ * Circular doubly linked lists: the head is a node of the list that holds
+ * no entry; an empty list is a head pointing at itself. No locking.
+ */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+
+static inline void INIT_LIST_HEAD(struct list_head *l)
+{
+	l->next = l;
+	l->prev = l;
+}
+
+static inline bool list_empty(const struct list_head *head)
+{
+	return READ_ONCE(head->next) == head;
+}
+
+/* Links n between prev and next, which must be adjacent. */
+static inline void __list_link(struct list_head *n, struct list_head *prev,
+			       struct list_head *next)
+{
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+	next->prev = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *head)
+{
+	__list_link(n, head, head->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *head)
+{
+	__list_link(n, head->prev, head);
+}
+
+/* Unlinks n and leaves it an empty list of its own. */
+static inline void list_del_init(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	INIT_LIST_HEAD(n);
+}
+
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_first_entry(head, type, member) \
+	list_entry((head)->next, type, member)
+
+/*
  * Hash lists: a list whose head is one pointer. Each node points at the
  * pointer that points at it (pprev), so a node unlinks itself in O(1)
  * without knowing its head, whichever list it is on. A node that is on no
