@@ -8,6 +8,8 @@
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/jump_label.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
@@ -53,16 +55,29 @@ static int run_tests(void)
 	return kunit_run_all_tests();
 }
 
+/* The first kthread, on the boot CPU: the tests, then power off. */
+static int kernel_init(void *unused)
+{
+	int failed = run_tests();
+
+	pr_notice("reboot: Power down\n");
+	machine_power_off(failed ? QEMU_EXIT_TESTS_FAILED : QEMU_EXIT_SUCCESS);
+}
+
+/* The boot context ends as the boot CPU's idle task, swapper/0. */
 static noinline void __noreturn rest_init(void)
 {
-	int failed;
+	struct task_struct *init;
 
 	jump_label_init_ro();
 	free_initmem();
 	mark_rodata_ro();
-	failed = run_tests();
-	pr_notice("reboot: Power down\n");
-	machine_power_off(failed ? QEMU_EXIT_TESTS_FAILED : QEMU_EXIT_SUCCESS);
+	init = kthread_create(kernel_init, NULL, "init");
+	if (IS_ERR(init))
+		panic("cannot create the init thread: %ld", PTR_ERR(init));
+	kthread_bind(init, 0);
+	wake_up_process(init);
+	cpu_idle();
 }
 
 void __init start_kernel(void)
@@ -77,6 +92,7 @@ void __init start_kernel(void)
 	parse_args(cmdline);
 	pr_info("Command line: %s\n", saved_command_line);
 	setup_arch();
+	sched_init(); /* this context becomes swapper/0 */
 	init_timers();
 	smp_init();
 	time_init(); /* the clock; the tick on every CPU, unless tick=off */

@@ -11,5 +11,5 @@ void spin_lock_slowpath(spinlock_t *lock)
 	do {
 		while (spin_is_locked(lock))
 			cpu_relax();
-	} while (!spin_trylock(lock));
+	} while (!do_raw_spin_trylock(lock));
 }

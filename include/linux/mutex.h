@@ -14,6 +14,12 @@
  * same CPU already holds is a deadlock in Linux; here it is a panic naming
  * the lock. owner is the holder's CPU + 1, 0 when free; only the holder
  * writes it.
+ *
+ * The holder runs with preemption disabled from mutex_lock() to
+ * mutex_unlock() (so owner, a CPU number, stays right): a waiter spinning
+ * on another CPU must see the lock released in bounded time, which a
+ * preempted holder could not promise while waiters spin instead of
+ * sleeping. So no sleeping (schedule(), msleep()) under a mutex for now.
  */
 struct mutex {
 	atomic_t locked;

@@ -4,6 +4,7 @@
 
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
 #include <asm/processor.h>
@@ -21,6 +22,11 @@
  *
  * A lock an interrupt handler (or a call-function func) may take must be
  * taken with interrupts disabled everywhere: spin_lock_irqsave().
+ *
+ * spin_lock() and friends disable preemption until the matching unlock,
+ * so the holder is never switched away from while others spin. The
+ * do_raw_spin_*() forms leave the preempt count alone: the scheduler uses
+ * them for its run-queue locks, whose holder switches tasks.
  */
 typedef struct {
 	u32 locked;
@@ -51,7 +57,7 @@ static inline bool spin_held_by_this_cpu(spinlock_t *lock)
 }
 
 /* Takes lock if it is free: true if taken, with acquire ordering. */
-static inline bool spin_trylock(spinlock_t *lock)
+static inline bool do_raw_spin_trylock(spinlock_t *lock)
 {
 	if (spin_is_locked(lock) ||
 	    __atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
@@ -62,17 +68,38 @@ static inline bool spin_trylock(spinlock_t *lock)
 
 void spin_lock_slowpath(spinlock_t *lock);
 
-static inline void spin_lock(spinlock_t *lock)
+static inline void do_raw_spin_lock(spinlock_t *lock)
 {
-	if (unlikely(!spin_trylock(lock)))
+	if (unlikely(!do_raw_spin_trylock(lock)))
 		spin_lock_slowpath(lock);
 }
 
 /* Releases lock: everything written before is seen by the next holder. */
-static inline void spin_unlock(spinlock_t *lock)
+static inline void do_raw_spin_unlock(spinlock_t *lock)
 {
 	WRITE_ONCE(lock->owner, 0);
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	preempt_disable();
+	if (do_raw_spin_trylock(lock))
+		return true;
+	preempt_enable();
+	return false;
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	preempt_disable();
+	do_raw_spin_lock(lock);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	do_raw_spin_unlock(lock);
+	preempt_enable();
 }
 
 static inline void spin_lock_irq(spinlock_t *lock)
@@ -83,8 +110,9 @@ static inline void spin_lock_irq(spinlock_t *lock)
 
 static inline void spin_unlock_irq(spinlock_t *lock)
 {
-	spin_unlock(lock);
+	do_raw_spin_unlock(lock);
 	local_irq_enable();
+	preempt_enable();
 }
 
 #define spin_lock_irqsave(lock, flags) \
@@ -95,8 +123,9 @@ static inline void spin_unlock_irq(spinlock_t *lock)
 
 static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 {
-	spin_unlock(lock);
+	do_raw_spin_unlock(lock);
 	local_irq_restore(flags);
+	preempt_enable();
 }
 
 #endif /* _LINUX_SPINLOCK_H */

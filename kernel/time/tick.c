@@ -8,6 +8,7 @@
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tick.h>
@@ -54,6 +55,7 @@ void tick_periodic(u64 now)
 	if (smp_processor_id() == TICK_DO_TIMER_CPU)
 		tick_do_update_jiffies64(now);
 	this_cpu_inc(tick_count);
+	scheduler_tick();
 	run_local_timers();
 }
 

@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/delay.h>
 #include <linux/init.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <asm/apic.h>
 #include <asm/reboot.h>
@@ -27,9 +28,22 @@ static void call_function_interrupt(struct pt_regs *regs)
 }
 
 /* The IDT is shared: one handler serves every CPU. */
+/* Preemption, if due, happens on the interrupt's way out (traps.c). */
+static void __irq_entry reschedule_interrupt(struct pt_regs *regs)
+{
+	apic_eoi();
+}
+
 void __init smp_ipi_init(void)
 {
 	set_irq_handler(CALL_FUNCTION_VECTOR, call_function_interrupt);
+	set_irq_handler(RESCHEDULE_VECTOR, reschedule_interrupt);
+}
+
+void arch_smp_send_reschedule(unsigned int cpu)
+{
+	apic_send_ipi(x86_cpu_to_apicid[cpu],
+		      APIC_DM_FIXED | APIC_INT_ASSERT | RESCHEDULE_VECTOR);
 }
 
 void arch_send_call_function_single_ipi(unsigned int cpu)

@@ -21,6 +21,7 @@
 #include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -223,13 +224,6 @@ int __init __cpu_up(unsigned int cpu)
 	return 0;
 }
 
-/* An AP's life once started: all its work arrives by IPI. */
-static void __noreturn ap_idle(void)
-{
-	for (;;)
-		safe_halt();
-}
-
 /*
  * The AP's first C code: on its own stack, interrupts disabled, still on
  * the trampoline's GDT and without an IDT. Per-CPU data comes first
@@ -243,8 +237,9 @@ __visible void __noreturn start_secondary(void)
 
 	WRITE_ONCE(trampoline_params.stage, AP_STAGE_KERNEL);
 	wrmsr(MSR_GS_BASE, per_cpu_offset(cpu));
+	sched_init_ap(cpu); /* this context becomes swapper/<cpu> */
 	cpu_init_exception_handling(ap_entry_area);
 	lapic_setup();
 	set_cpu_online(cpu, true);
-	ap_idle();
+	cpu_idle(); /* interrupts on: all its work arrives by IPI or wake-up */
 }

@@ -4,10 +4,14 @@
  *
  * Double faults and NMIs run on their own IST stacks so that they work even
  * when the kernel stack is gone. Every other vector uses the current stack.
+ * A task's stack overflow ends in a double fault (the #PF frame cannot be
+ * pushed on the guard page), whose handler names the task and the guard.
  * Each CPU has its own GDT, TSS and IST stacks (a struct cpu_entry_area:
  * static for the boot CPU, allocated for the others); the IDT is shared.
  */
 #include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/init.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -176,9 +180,12 @@ void set_irq_handler(unsigned int vector, irq_handler_t handler)
 
 void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
 {
+	struct task_struct *tsk = current;
+
 	local_irq_disable();
-	pr_emerg("Oops: %s, error code 0x%lx (vector %lu) on CPU%u\n", str,
-		 err, regs->vector, smp_processor_id());
+	pr_emerg("Oops: %s, error code 0x%lx (vector %lu) on CPU%u in task %s/%d\n",
+		 str, err, regs->vector, smp_processor_id(),
+		 tsk ? tsk->comm : "?", tsk ? tsk->pid : -1);
 	show_regs(regs);
 	show_stack_regs(regs, KERN_EMERG);
 	panic("Fatal exception: %s", str);
@@ -199,6 +206,36 @@ static void do_page_fault(struct pt_regs *regs, unsigned long err)
 	die("page fault", regs, err);
 }
 
+/* On the IST stack: a fault on a task's guard page is a stack overflow. */
+static void __noreturn do_double_fault(struct pt_regs *regs, unsigned long err)
+{
+	unsigned long cr2 = read_cr2();
+	struct task_struct *tsk = current;
+
+	if (tsk && kernel_stack_guard_hit(cr2))
+		pr_emerg("BUG: kernel stack overflow in task %s/%d: stack guard page hit at %016lx (stack %016lx-%016lx)\n",
+			 tsk->comm, tsk->pid, cr2, tsk->stack,
+			 tsk->stack + THREAD_SIZE);
+	die("double fault", regs, err);
+}
+
+/*
+ * A device interrupt or IPI, counted in the preempt count's hardirq bits.
+ * On the way out, a pending reschedule preempts the interrupted task if
+ * it ran with preemption and interrupts enabled.
+ */
+static noinline void do_irq(struct pt_regs *regs, unsigned long v)
+{
+	preempt_count_add(HARDIRQ_OFFSET);
+	if (irq_handlers[v])
+		irq_handlers[v](regs);
+	else
+		pr_warn("spurious interrupt on vector %lu\n", v);
+	preempt_count_sub(HARDIRQ_OFFSET);
+	if (need_resched() && !preempt_count() && (regs->flags & X86_EFLAGS_IF))
+		preempt_schedule_irq();
+}
+
 static void do_int3(struct pt_regs *regs)
 {
 	struct int3_hook *h;
@@ -216,10 +253,7 @@ __visible void do_exception(struct pt_regs *regs)
 	unsigned long v = regs->vector;
 
 	if (v >= X86_TRAP_NR_EXCEPTIONS) {
-		if (irq_handlers[v])
-			irq_handlers[v](regs);
-		else
-			pr_warn("spurious interrupt on vector %lu\n", v);
+		do_irq(regs, v);
 		return;
 	}
 	switch (v) {
@@ -229,6 +263,8 @@ __visible void do_exception(struct pt_regs *regs)
 	case X86_TRAP_PF:
 		do_page_fault(regs, regs->error_code);
 		return;
+	case X86_TRAP_DF:
+		do_double_fault(regs, regs->error_code);
 	case X86_TRAP_NMI:
 		smp_stop_nmi_check(); /* no return if panic() stops CPUs */
 		break;

@@ -41,6 +41,7 @@
 
 /* Vectors: the highest priorities, above anything a device could use. */
 #define CALL_FUNCTION_VECTOR 0xf0
+#define RESCHEDULE_VECTOR 0xf1
 #define LOCAL_TIMER_VECTOR 0xec
 #define SPURIOUS_APIC_VECTOR 0xff
 

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SCHED_H
+#define _LINUX_SCHED_H
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/types.h>
+
+/*
+ * Tasks and the scheduler (Documentation/sched.rst).
+ *
+ * A task runs kernel code on its own stack, always on the same CPU
+ * (task->cpu, chosen at creation or by kthread_bind(); nothing migrates).
+ * Each CPU has a run queue, a FIFO of runnable tasks under a spinlock, and
+ * an idle task (pid 0, "swapper/N") that runs when the queue is empty.
+ *
+ * state is TASK_RUNNING or a sleeping state. A task sleeps by setting a
+ * sleeping state, checking its condition, then calling schedule(), which
+ * takes it off the run queue unless a wake_up_process() set it back to
+ * TASK_RUNNING in between (both look at state under the run-queue lock, so
+ * no wake-up is lost). A task preempted while in a sleeping state stays on
+ * the queue: only schedule() called by the task itself puts it to sleep.
+ */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
+
+/* task->flags */
+#define PF_IDLE 0x00000002 /* the CPU's idle task */
+#define PF_KTHREAD 0x00200000
+#define PF_NO_SETAFFINITY 0x04000000 /* kthread_bind()ed */
+
+#define TASK_COMM_LEN 16
+
+struct kthread;
+
+struct task_struct {
+	unsigned long sp; /* saved stack pointer; first: entry code uses it */
+	long state; /* TASK_*; written by the task and by wake-ups */
+	unsigned int flags;
+	unsigned int cpu;
+	int pid;
+	int on_rq; /* runnable: queued or running (rq lock) */
+	int on_cpu; /* its registers are live on its CPU (till switched out) */
+	int preempt_count; /* saved here while it is switched out */
+	unsigned int slice_ticks; /* ticks run since it last got the CPU */
+	unsigned long stack; /* lowest address of its stack; 0: none/freed */
+	struct list_head run_list; /* on the run queue, or the dead list */
+	atomic_t usage; /* references; the last put frees the struct */
+	struct kthread *kthread;
+	char comm[TASK_COMM_LEN];
+};
+
+DECLARE_PER_CPU(struct task_struct *, current_task);
+
+static __always_inline struct task_struct *get_current(void)
+{
+	return this_cpu_read(current_task);
+}
+#define current get_current()
+
+#define set_current_state(s)                                    \
+	do {                                                    \
+		WRITE_ONCE(current->state, (s));                \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);        \
+	} while (0)
+#define __set_current_state(s) WRITE_ONCE(current->state, (s))
+
+/* Per-CPU counters, for tests and benches. */
+struct sched_stats {
+	unsigned long switches; /* context switches (prev != next) */
+	unsigned long wakeups; /* tasks put back on this CPU's queue */
+	unsigned long preemptions; /* involuntary switches */
+	unsigned long yields;
+};
+
+/*
+ * schedule(): gives the CPU to the next runnable task; returns when this
+ * task runs again. Must be called with preemption enabled (count 0) and
+ * interrupts as the caller likes; it may not be called from an interrupt.
+ */
+void schedule(void);
+void yield(void);
+/* Schedules if a reschedule is pending and it may: true if it did. */
+bool cond_resched(void);
+/* Makes p runnable on its CPU: true if it was sleeping. Any context. */
+bool wake_up_process(struct task_struct *p);
+void preempt_schedule_irq(void);
+
+void sched_init(void);
+void sched_init_ap(unsigned int cpu);
+void __noreturn cpu_idle(void);
+void scheduler_tick(void);
+void sched_resched_interrupt(void);
+struct sched_stats sched_cpu_stats(unsigned int cpu);
+unsigned int sched_nr_running(unsigned int cpu);
+
+/* Task life (kernel/sched/task.c). */
+#define THREAD_SIZE (16 * 1024)
+struct task_struct *task_create(int (*fn)(void *), void *arg, unsigned int cpu);
+void __noreturn do_exit(void);
+void get_task_struct(struct task_struct *t);
+void put_task_struct(struct task_struct *t);
+void task_release_stack(struct task_struct *t);
+void task_reap_dead(void);
+/* Moves the list of dead, switched-out tasks to out (for the reaper). */
+void sched_take_dead(struct list_head *out);
+unsigned long nr_task_stacks(void);
+
+/* What the arch supplies (arch/x86/kernel/process.c, switch_64.S). */
+unsigned long arch_alloc_task_stack(void);
+void arch_free_task_stack(unsigned long stack);
+void arch_task_init_frame(struct task_struct *t, int (*entry)(void *),
+			  void *arg);
+struct task_struct *__switch_to_asm(struct task_struct *prev,
+				    struct task_struct *next);
+void schedule_tail(struct task_struct *prev);
+/* True if addr is on the guard page(s) below a task stack. */
+bool kernel_stack_guard_hit(unsigned long addr);
+/* Interrupts cpu so that it looks at its sched_need_resched. */
+void arch_smp_send_reschedule(unsigned int cpu);
+
+#endif /* _LINUX_SCHED_H */

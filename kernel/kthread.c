@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel threads (<linux/kthread.h>). Each has a struct kthread beside its
+ * task: the function, its result, request bits and a waiter. A waiter
+ * (kthread_stop(), kthread_park()) sleeps until the thread sets the bit
+ * it waits for; both sides take k->lock, so the wake-up is never lost.
+ */
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+
+enum {
+	KTHREAD_SHOULD_STOP,
+	KTHREAD_SHOULD_PARK,
+	KTHREAD_IS_PARKED,
+	KTHREAD_EXITED,
+};
+
+struct kthread {
+	int (*threadfn)(void *data);
+	void *data;
+	unsigned long flags; /* 1 << KTHREAD_* */
+	int result;
+	spinlock_t lock; /* waiter, and the setting of the bits it waits for */
+	struct task_struct *waiter;
+};
+
+static bool kthread_test(struct kthread *k, int bit)
+{
+	return __atomic_load_n(&k->flags, __ATOMIC_ACQUIRE) & (1UL << bit);
+}
+
+static void kthread_set(struct kthread *k, int bit)
+{
+	__atomic_fetch_or(&k->flags, 1UL << bit, __ATOMIC_SEQ_CST);
+}
+
+static void kthread_clear(struct kthread *k, int bit)
+{
+	__atomic_fetch_and(&k->flags, ~(1UL << bit), __ATOMIC_SEQ_CST);
+}
+
+/* Sets bit and wakes the waiter, if any. */
+static void kthread_signal(struct kthread *k, int bit)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&k->lock, flags);
+	kthread_set(k, bit);
+	if (k->waiter)
+		wake_up_process(k->waiter);
+	spin_unlock_irqrestore(&k->lock, flags);
+}
+
+/* Sleeps until bit is set. One waiter at a time. */
+static void kthread_wait(struct kthread *k, int bit)
+{
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&k->lock, flags);
+		if (kthread_test(k, bit)) {
+			k->waiter = NULL;
+			spin_unlock_irqrestore(&k->lock, flags);
+			break;
+		}
+		k->waiter = current;
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		spin_unlock_irqrestore(&k->lock, flags);
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* Every kthread's first C function: threadfn unless stopped before. */
+static int kthread_entry(void *arg)
+{
+	struct kthread *k = arg;
+	int ret = -EINTR;
+
+	if (!kthread_test(k, KTHREAD_SHOULD_STOP))
+		ret = k->threadfn(k->data);
+	k->result = ret;
+	kthread_signal(k, KTHREAD_EXITED);
+	do_exit();
+}
+
+static unsigned int kthread_pick_cpu(void)
+{
+	static unsigned int next;
+	unsigned int n = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+	unsigned int cpu, i = 0;
+
+	n %= num_online_cpus();
+	for_each_online_cpu(cpu)
+		if (i++ == n)
+			return cpu;
+	return smp_processor_id();
+}
+
+struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
+				   const char *namefmt, ...)
+{
+	struct kthread *k = kzalloc(sizeof(*k), GFP_KERNEL);
+	struct task_struct *t;
+	va_list args;
+
+	task_reap_dead();
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	k->threadfn = threadfn;
+	k->data = data;
+	spin_lock_init(&k->lock);
+	t = task_create(kthread_entry, k, kthread_pick_cpu());
+	if (!t) {
+		kfree(k);
+		return ERR_PTR(-ENOMEM);
+	}
+	t->kthread = k;
+	t->flags |= PF_KTHREAD;
+	va_start(args, namefmt);
+	vsnprintf(t->comm, sizeof(t->comm), namefmt, args);
+	va_end(args);
+	return t;
+}
+
+void kthread_bind(struct task_struct *t, unsigned int cpu)
+{
+	if (WARN_ON_ONCE(t->on_rq || !cpu_online(cpu)))
+		return;
+	t->cpu = cpu;
+	t->flags |= PF_NO_SETAFFINITY;
+}
+
+bool kthread_should_stop(void)
+{
+	return kthread_test(current->kthread, KTHREAD_SHOULD_STOP);
+}
+
+bool kthread_should_park(void)
+{
+	return kthread_test(current->kthread, KTHREAD_SHOULD_PARK);
+}
+
+int kthread_stop(struct task_struct *t)
+{
+	struct kthread *k = t->kthread;
+	int ret;
+
+	WARN_ONCE(kthread_test(k, KTHREAD_EXITED),
+		  "kthread_stop(%s/%d) from %pS: the thread has exited already\n",
+		  t->comm, t->pid, __builtin_return_address(0));
+	kthread_set(k, KTHREAD_SHOULD_STOP);
+	kthread_unpark(t);
+	wake_up_process(t);
+	kthread_wait(k, KTHREAD_EXITED);
+	ret = k->result;
+	task_release_stack(t); /* waits for it to be switched out */
+	put_task_struct(t);
+	return ret;
+}
+
+/* The thread parks in here while kthread_should_park(). */
+void kthread_parkme(void)
+{
+	struct kthread *k = current->kthread;
+
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (!kthread_test(k, KTHREAD_SHOULD_PARK))
+			break;
+		if (!kthread_test(k, KTHREAD_IS_PARKED))
+			kthread_signal(k, KTHREAD_IS_PARKED);
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* 0 once the thread is parked; -ENOSYS if it has exited. */
+int kthread_park(struct task_struct *t)
+{
+	struct kthread *k = t->kthread;
+
+	if (WARN_ON_ONCE(kthread_test(k, KTHREAD_EXITED)))
+		return -ENOSYS;
+	kthread_set(k, KTHREAD_SHOULD_PARK);
+	if (t != current) {
+		wake_up_process(t);
+		kthread_wait(k, KTHREAD_IS_PARKED);
+	}
+	return 0;
+}
+
+void kthread_unpark(struct task_struct *t)
+{
+	struct kthread *k = t->kthread;
+
+	if (!kthread_test(k, KTHREAD_SHOULD_PARK))
+		return;
+	kthread_clear(k, KTHREAD_IS_PARKED);
+	kthread_clear(k, KTHREAD_SHOULD_PARK);
+	wake_up_process(t);
+}

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler: a FIFO run queue per CPU, round robin among its tasks,
+ * the idle task when it is empty. Tasks never change CPU. See
+ * Documentation/sched.rst for the rules; the short version:
+ *
+ * - rq->lock is taken with interrupts off and is held across the switch:
+ *   the task that gets the CPU releases it (finish_task_switch()), so a
+ *   wake-up on another CPU never sees a task half switched out;
+ * - prev->state is read under rq->lock: a task that is no longer
+ *   TASK_RUNNING when it calls schedule() leaves the queue, unless it got
+ *   there through preemption;
+ * - the preempt count belongs to the task: saved and restored around the
+ *   switch.
+ */
+#define pr_fmt(fmt) "sched: " fmt
+
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#define SCHED_SLICE_TICKS                                              \
+	(CONFIG_SCHED_SLICE_MS * HZ / 1000 ? CONFIG_SCHED_SLICE_MS * HZ / 1000 \
+					   : 1)
+
+struct rq {
+	spinlock_t lock;
+	struct list_head queue; /* runnable tasks waiting for the CPU */
+	unsigned int nr_queued;
+	struct task_struct *idle;
+	struct sched_stats stats;
+};
+
+DEFINE_PER_CPU(struct task_struct *, current_task);
+DEFINE_PER_CPU(int, __preempt_count);
+DEFINE_PER_CPU(int, sched_need_resched);
+static DEFINE_PER_CPU(struct rq, runqueues);
+static struct task_struct idle_tasks[NR_CPUS];
+
+static struct rq *cpu_rq(unsigned int cpu)
+{
+	return per_cpu_ptr(&runqueues, cpu);
+}
+
+static void rq_lock(struct rq *rq, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	preempt_count_add(1);
+	do_raw_spin_lock(&rq->lock);
+}
+
+static void rq_unlock(struct rq *rq, unsigned long flags)
+{
+	do_raw_spin_unlock(&rq->lock);
+	preempt_count_sub(1);
+	local_irq_restore(flags);
+}
+
+/*
+ * A task was queued on cpu (its rq->lock held): an idle cpu must pick it
+ * now, by IPI if it is another CPU. A busy cpu keeps its task until the
+ * task's slice ends or it gives up the CPU (no wake-up preemption).
+ */
+static void resched_cpu(unsigned int cpu)
+{
+	if (per_cpu(current_task, cpu) != cpu_rq(cpu)->idle)
+		return;
+	if (cpu == smp_processor_id()) {
+		this_cpu_write(sched_need_resched, 1);
+		return;
+	}
+	per_cpu(sched_need_resched, cpu) = 1;
+	arch_smp_send_reschedule(cpu);
+}
+
+static void enqueue_task(struct rq *rq, struct task_struct *p)
+{
+	list_add_tail(&p->run_list, &rq->queue);
+	rq->nr_queued++;
+}
+
+static struct task_struct *pick_next_task(struct rq *rq)
+{
+	struct task_struct *p;
+
+	if (list_empty(&rq->queue))
+		return rq->idle;
+	p = list_first_entry(&rq->queue, struct task_struct, run_list);
+	list_del_init(&p->run_list);
+	rq->nr_queued--;
+	return p;
+}
+
+static LIST_HEAD(dead_tasks);
+static DEFINE_SPINLOCK(dead_lock);
+
+/*
+ * Runs on the CPU prev left, on the next task's stack, rq->lock held. A
+ * dead prev goes on dead_tasks for task_reap_dead(); after on_cpu = 0 prev
+ * may be freed by kthread_stop(), so it is the last touch.
+ */
+static void finish_task_switch(struct task_struct *prev)
+{
+	if (prev->state == TASK_DEAD) {
+		do_raw_spin_lock(&dead_lock);
+		list_add_tail(&prev->run_list, &dead_tasks);
+		do_raw_spin_unlock(&dead_lock);
+	}
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+}
+
+/* Returns the task this CPU switched from when current runs again. */
+static struct task_struct *context_switch(struct task_struct *prev,
+					  struct task_struct *next)
+{
+	prev->preempt_count = this_cpu_read(__preempt_count);
+	this_cpu_write(__preempt_count, next->preempt_count);
+	next->on_cpu = 1;
+	next->slice_ticks = 0;
+	this_cpu_write(current_task, next);
+	return __switch_to_asm(prev, next);
+}
+
+/* The first code of a new task, from ret_from_kthread (switch_64.S). */
+__visible void schedule_tail(struct task_struct *prev)
+{
+	finish_task_switch(prev);
+	do_raw_spin_unlock(&cpu_rq(smp_processor_id())->lock);
+	preempt_count_sub(1);
+	local_irq_enable();
+}
+
+/*
+ * 1. take rq->lock, interrupts off; 2. put prev back at the tail if it
+ * stays runnable (preempted, or TASK_RUNNING), else take it off the queue;
+ * 3. pick the head (or idle); 4. switch; 5. finish the switch and unlock
+ * as the task that now runs.
+ */
+static void __schedule(bool preempt)
+{
+	struct task_struct *prev = current, *next;
+	struct rq *rq = cpu_rq(prev->cpu);
+	unsigned long flags;
+
+	rq_lock(rq, &flags);
+	this_cpu_write(sched_need_resched, 0);
+	if (!preempt && prev->state != TASK_RUNNING)
+		prev->on_rq = 0;
+	else if (!(prev->flags & PF_IDLE))
+		enqueue_task(rq, prev);
+	next = pick_next_task(rq);
+	if (next != prev) {
+		rq->stats.switches++;
+		if (preempt)
+			rq->stats.preemptions++;
+		prev = context_switch(prev, next);
+		finish_task_switch(prev);
+	}
+	rq_unlock(rq, flags);
+}
+
+void schedule(void)
+{
+	WARN_ONCE(preempt_count(), "BUG: scheduling while atomic: %s/%d/%#x\n",
+		  current->comm, current->pid, preempt_count());
+	__schedule(false);
+}
+
+void yield(void)
+{
+	this_cpu_ptr(&runqueues)->stats.yields++;
+	__set_current_state(TASK_RUNNING);
+	__schedule(false);
+}
+
+bool cond_resched(void)
+{
+	if (!need_resched() || !preemptible())
+		return false;
+	__schedule(true);
+	return true;
+}
+
+/* From preempt_enable() at count 0: interrupts must be on too. */
+void preempt_schedule(void)
+{
+	if (preempt_count() || irqs_disabled())
+		return;
+	do {
+		__schedule(true);
+	} while (need_resched());
+}
+
+/* From an interrupt's return path: interrupts off, count 0. */
+void preempt_schedule_irq(void)
+{
+	do {
+		__schedule(true);
+	} while (need_resched());
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	struct rq *rq = cpu_rq(p->cpu);
+	unsigned long flags;
+	bool woke = false;
+
+	rq_lock(rq, &flags);
+	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
+		WRITE_ONCE(p->state, TASK_RUNNING);
+		woke = true;
+		if (!p->on_rq) {
+			p->on_rq = 1;
+			enqueue_task(rq, p);
+			rq->stats.wakeups++;
+			resched_cpu(p->cpu);
+		}
+	}
+	rq_unlock(rq, flags);
+	return woke;
+}
+
+/* From the tick, interrupts off: ends the current task's slice. */
+void scheduler_tick(void)
+{
+	struct task_struct *p = current;
+
+	if (!p || (p->flags & PF_IDLE))
+		return;
+	if (++p->slice_ticks >= SCHED_SLICE_TICKS &&
+	    READ_ONCE(this_cpu_ptr(&runqueues)->nr_queued))
+		this_cpu_write(sched_need_resched, 1);
+}
+
+/* The reschedule IPI's work is done on its return path. */
+void sched_resched_interrupt(void)
+{
+}
+
+struct sched_stats sched_cpu_stats(unsigned int cpu)
+{
+	return cpu_rq(cpu)->stats;
+}
+
+unsigned int sched_nr_running(unsigned int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->nr_queued);
+}
+
+/* The running context of cpu becomes its idle task, pid 0. */
+static void init_idle(unsigned int cpu)
+{
+	struct task_struct *idle = &idle_tasks[cpu];
+	struct rq *rq = cpu_rq(cpu);
+
+	spin_lock_init(&rq->lock);
+	INIT_LIST_HEAD(&rq->queue);
+	rq->idle = idle;
+	idle->flags = PF_IDLE | PF_KTHREAD;
+	idle->cpu = cpu;
+	idle->on_rq = 1;
+	idle->on_cpu = 1;
+	INIT_LIST_HEAD(&idle->run_list);
+	atomic_set(&idle->usage, 1);
+	snprintf(idle->comm, sizeof(idle->comm), "swapper/%u", cpu);
+	per_cpu(current_task, cpu) = idle;
+}
+
+/* After setup_per_cpu_areas(): every run queue, and the boot CPU's idle. */
+void __init sched_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		init_idle(cpu);
+	pr_info("%u run queues, %d ms slices\n", num_possible_cpus(),
+		jiffies_to_msecs(SCHED_SLICE_TICKS));
+}
+
+/* An AP's first C code, once its GS base is set. */
+void sched_init_ap(unsigned int cpu)
+{
+	this_cpu_write(current_task, &idle_tasks[cpu]);
+}
+
+/* What the idle task does, forever: reap, then halt until needed. */
+void __noreturn cpu_idle(void)
+{
+	for (;;) {
+		if (!list_empty(&dead_tasks))
+			task_reap_dead();
+		local_irq_disable();
+		if (need_resched()) {
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		safe_halt(); /* "sti; hlt": a wake-up IPI ends the hlt */
+	}
+}
+
+/* Takes the whole dead list (for kernel/sched/task.c). */
+void sched_take_dead(struct list_head *out)
+{
+	unsigned long flags;
+
+	INIT_LIST_HEAD(out);
+	local_irq_save(flags);
+	do_raw_spin_lock(&dead_lock);
+	while (!list_empty(&dead_tasks)) {
+		struct list_head *n = dead_tasks.next;
+
+		list_del_init(n);
+		list_add_tail(n, out);
+	}
+	do_raw_spin_unlock(&dead_lock);
+	local_irq_restore(flags);
+}
+
+/* The end of a task: never returns; its stack is freed after the switch. */
+void __noreturn do_exit(void)
+{
+	preempt_disable();
+	__set_current_state(TASK_DEAD);
+	__schedule(false);
+	BUG();
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task life: creation (a task_struct and a stack with a guard below it,
+ * from the arch), references, and the end: a dead task's stack is freed
+ * by whoever sees it switched out first, kthread_stop() or the idle task
+ * (task_reap_dead()), never by the task itself, which runs on it.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+static atomic_t next_pid = ATOMIC_INIT(0);
+static atomic_t nr_stacks = ATOMIC_INIT(0);
+
+/*
+ * A new task that will run fn(arg) on cpu once woken: it starts in
+ * TASK_UNINTERRUPTIBLE, off the run queue, with two references (one its
+ * creator's, one dropped when its stack is reaped). NULL: no memory.
+ */
+struct task_struct *task_create(int (*fn)(void *), void *arg, unsigned int cpu)
+{
+	struct task_struct *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	t->stack = arch_alloc_task_stack();
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	atomic_inc(&nr_stacks);
+	t->state = TASK_UNINTERRUPTIBLE;
+	t->cpu = cpu;
+	t->pid = atomic_add_return(1, &next_pid);
+	t->preempt_count = 1; /* the run-queue lock, dropped by schedule_tail */
+	INIT_LIST_HEAD(&t->run_list);
+	atomic_set(&t->usage, 2);
+	arch_task_init_frame(t, fn, arg);
+	return t;
+}
+
+void get_task_struct(struct task_struct *t)
+{
+	atomic_inc(&t->usage);
+}
+
+void put_task_struct(struct task_struct *t)
+{
+	if (atomic_dec_and_test(&t->usage)) {
+		WARN_ON_ONCE(t->stack);
+		kfree(t->kthread);
+		kfree(t);
+	}
+}
+
+/* Frees a dead, switched-out task's stack once, whoever calls first. */
+void task_release_stack(struct task_struct *t)
+{
+	unsigned long stack;
+
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	stack = __atomic_exchange_n(&t->stack, 0, __ATOMIC_ACQ_REL);
+	if (stack) {
+		arch_free_task_stack(stack);
+		atomic_dec(&nr_stacks);
+	}
+}
+
+/* Frees the stacks of tasks that died; interrupts on, preemptible. */
+void task_reap_dead(void)
+{
+	struct list_head dead;
+
+	sched_take_dead(&dead);
+	while (!list_empty(&dead)) {
+		struct task_struct *t =
+			list_first_entry(&dead, struct task_struct, run_list);
+
+		list_del_init(&t->run_list);
+		task_release_stack(t);
+		put_task_struct(t);
+	}
+}
+
+/* Task stacks allocated and not yet freed. */
+unsigned long nr_task_stacks(void)
+{
+	return atomic_read(&nr_stacks);
+}
