@@ -49,6 +49,7 @@ struct task_struct {
 	int preempt_count; /* saved here while it is switched out */
 	unsigned int slice_ticks; /* ticks run since it last got the CPU */
 	unsigned long stack; /* lowest address of its stack; 0: none/freed */
+	int stack_freed; /* set once the stack is back in the allocator */
 	struct list_head run_list; /* on the run queue, or the dead list */
 	atomic_t usage; /* references; the last put frees the struct */
 	struct kthread *kthread;
@@ -95,7 +96,7 @@ void sched_init(void);
 void sched_init_ap(unsigned int cpu);
 void __noreturn cpu_idle(void);
 void scheduler_tick(void);
-void sched_resched_interrupt(void);
+void sched_fold_need_resched(void);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
 

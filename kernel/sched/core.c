@@ -36,7 +36,7 @@ struct rq {
 };
 
 DEFINE_PER_CPU(struct task_struct *, current_task);
-DEFINE_PER_CPU(int, __preempt_count);
+DEFINE_PER_CPU(int, __preempt_count) = PREEMPT_ENABLED;
 DEFINE_PER_CPU(int, sched_need_resched);
 static DEFINE_PER_CPU(struct rq, runqueues);
 static struct task_struct idle_tasks[NR_CPUS];
@@ -60,6 +60,13 @@ static void rq_unlock(struct rq *rq, unsigned long flags)
 	local_irq_restore(flags);
 }
 
+/* Another task should run on this CPU. */
+static void set_need_resched(void)
+{
+	this_cpu_write(sched_need_resched, 1);
+	preempt_fold_need_resched();
+}
+
 /*
  * A task was queued on cpu (its rq->lock held): an idle cpu must pick it
  * now, by IPI if it is another CPU. A busy cpu keeps its task until the
@@ -70,9 +77,10 @@ static void resched_cpu(unsigned int cpu)
 	if (per_cpu(current_task, cpu) != cpu_rq(cpu)->idle)
 		return;
 	if (cpu == smp_processor_id()) {
-		this_cpu_write(sched_need_resched, 1);
+		set_need_resched();
 		return;
 	}
+	/* Folded by the IPI's do_irq() on cpu (sched_fold_need_resched()). */
 	per_cpu(sched_need_resched, cpu) = 1;
 	arch_smp_send_reschedule(cpu);
 }
@@ -117,8 +125,11 @@ static void finish_task_switch(struct task_struct *prev)
 static struct task_struct *context_switch(struct task_struct *prev,
 					  struct task_struct *next)
 {
-	prev->preempt_count = this_cpu_read(__preempt_count);
-	this_cpu_write(__preempt_count, next->preempt_count);
+	int pc = this_cpu_read(__preempt_count);
+
+	prev->preempt_count = pc & ~PREEMPT_NEED_RESCHED;
+	this_cpu_write(__preempt_count,
+		       next->preempt_count | (pc & PREEMPT_NEED_RESCHED));
 	next->on_cpu = 1;
 	next->slice_ticks = 0;
 	this_cpu_write(current_task, next);
@@ -148,6 +159,7 @@ static void __schedule(bool preempt)
 
 	rq_lock(rq, &flags);
 	this_cpu_write(sched_need_resched, 0);
+	preempt_clear_need_resched();
 	if (!preempt && prev->state != TASK_RUNNING)
 		prev->on_rq = 0;
 	else if (!(prev->flags & PF_IDLE))
@@ -233,12 +245,14 @@ void scheduler_tick(void)
 		return;
 	if (++p->slice_ticks >= SCHED_SLICE_TICKS &&
 	    READ_ONCE(this_cpu_ptr(&runqueues)->nr_queued))
-		this_cpu_write(sched_need_resched, 1);
+		set_need_resched();
 }
 
-/* The reschedule IPI's work is done on its return path. */
-void sched_resched_interrupt(void)
+/* After any interrupt: a reschedule another CPU asked for takes effect. */
+void sched_fold_need_resched(void)
 {
+	if (this_cpu_read(sched_need_resched))
+		preempt_fold_need_resched();
 }
 
 struct sched_stats sched_cpu_stats(unsigned int cpu)

@@ -54,18 +54,28 @@ void put_task_struct(struct task_struct *t)
 	}
 }
 
-/* Frees a dead, switched-out task's stack once, whoever calls first. */
+/*
+ * Frees a dead task's stack once it is switched out; whoever calls first
+ * frees it, a second caller waits until it is freed. The freeing runs with
+ * preemption disabled, so a waiter on the same CPU cannot be spinning on a
+ * preempted freer.
+ */
 void task_release_stack(struct task_struct *t)
 {
 	unsigned long stack;
 
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax();
+	preempt_disable();
 	stack = __atomic_exchange_n(&t->stack, 0, __ATOMIC_ACQ_REL);
 	if (stack) {
 		arch_free_task_stack(stack);
 		atomic_dec(&nr_stacks);
+		__atomic_store_n(&t->stack_freed, 1, __ATOMIC_RELEASE);
 	}
+	preempt_enable();
+	while (!__atomic_load_n(&t->stack_freed, __ATOMIC_ACQUIRE))
+		cpu_relax();
 }
 
 /* Frees the stacks of tasks that died; interrupts on, preemptible. */

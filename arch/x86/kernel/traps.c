@@ -232,6 +232,7 @@ static noinline void do_irq(struct pt_regs *regs, unsigned long v)
 	else
 		pr_warn("spurious interrupt on vector %lu\n", v);
 	preempt_count_sub(HARDIRQ_OFFSET);
+	sched_fold_need_resched();
 	if (need_resched() && !preempt_count() && (regs->flags & X86_EFLAGS_IF))
 		preempt_schedule_irq();
 }
