@@ -9,5 +9,7 @@
  */
 void udelay(unsigned long usecs);
 void mdelay(unsigned long msecs);
+/* Sleeps (schedules) for at least msecs ms; a task only, never atomic. */
+void msleep(unsigned int msecs);
 
 #endif /* _LINUX_DELAY_H */

@@ -8,6 +8,9 @@
  * it with the test, which yields while it waits.
  */
 #include <linux/kernel.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -16,6 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
+#include <linux/wait.h>
 #include <kunit/test.h>
 
 #define ST_WAIT_MS 2000
@@ -487,6 +491,71 @@ static void sched_test_no_stack_leak(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_free_frames(), frames);
 }
 
+struct st_wq {
+	struct wait_queue_head wq;
+	struct completion started, done;
+	int flag;
+};
+
+static int st_wq_fn(void *data)
+{
+	struct st_wq *s = data;
+
+	complete(&s->started);
+	wait_event(s->wq, READ_ONCE(s->flag));
+	msleep(5);
+	complete(&s->done);
+	st_wait_stop();
+	return 0;
+}
+
+/* wait_event() sleeps until wake_up(); completions cross CPUs. */
+static void sched_test_wait_event_completion(struct kunit *test)
+{
+	struct st_wq s = { .flag = 0 };
+	struct task_struct *t;
+
+	if (!tick_enabled())
+		kunit_skip(test, "needs the tick (tick=off)");
+	init_waitqueue_head(&s.wq);
+	init_completion(&s.started);
+	init_completion(&s.done);
+	t = kthread_create(st_wq_fn, &s, "st_wq");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, st_other_cpu());
+	wake_up_process(t);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&s.started, HZ), 0UL);
+	msleep(10);
+	KUNIT_EXPECT_FALSE(test, completion_done(&s.done));
+	WRITE_ONCE(s.flag, 1);
+	wake_up(&s.wq);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&s.done, 2 * HZ),
+			0UL);
+	kthread_stop(t);
+}
+
+/* A timeout that expires returns 0, no sooner than asked; msleep sleeps. */
+static void sched_test_timeouts(struct kunit *test)
+{
+	DECLARE_COMPLETION(never);
+	unsigned int cpu = smp_processor_id();
+	unsigned long switches = sched_cpu_stats(cpu).switches;
+	u64 t0 = ktime_get_ns();
+
+	if (!tick_enabled())
+		kunit_skip(test, "needs the tick (tick=off)");
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&never, 20), 0UL);
+	/* 20 jiffies from a jiffy already begun, jiffies maybe a tick late. */
+	KUNIT_EXPECT_GE(test, ktime_get_ns() - t0,
+			(u64)jiffies_to_msecs(18) * 1000000);
+	t0 = ktime_get_ns();
+	msleep(20);
+	KUNIT_EXPECT_GE(test, ktime_get_ns() - t0, 20ULL * 1000000);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - t0, 2000ULL * 1000000);
+	/* Slept: the CPU switched to its idle task (or others) and back. */
+	KUNIT_EXPECT_GE(test, sched_cpu_stats(cpu).switches - switches, 4UL);
+}
+
 static struct kunit_case sched_test_cases[] = {
 	KUNIT_CASE(sched_test_kthread_bound_stop),
 	KUNIT_CASE(sched_test_kthread_stop_unstarted),
@@ -499,6 +568,8 @@ static struct kunit_case sched_test_cases[] = {
 	KUNIT_CASE(sched_test_no_lost_wakeups),
 	KUNIT_CASE(sched_test_spinlock_preempt_count),
 	KUNIT_CASE(sched_test_no_stack_leak),
+	KUNIT_CASE(sched_test_wait_event_completion),
+	KUNIT_CASE(sched_test_timeouts),
 	{}
 };
 

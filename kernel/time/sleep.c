@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sleeping for a time: schedule_timeout() arms a timer on this CPU that
+ * wakes the task, then schedules; msleep() on top. The caller sets its
+ * sleeping state first (as Linux), so a wake-up meanwhile is not lost.
+ * Without a tick (tick=off) timers never run: msleep() then spins
+ * (mdelay()) and schedule_timeout() only schedules once.
+ */
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/tick.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+
+struct process_timer {
+	struct timer_list timer;
+	struct task_struct *task;
+};
+
+static void process_timeout(struct timer_list *t)
+{
+	struct process_timer *pt = from_timer(pt, t, timer);
+
+	wake_up_process(pt->task);
+}
+
+/* Returns the jiffies left of timeout (0 if it expired). */
+long schedule_timeout(long timeout)
+{
+	struct process_timer pt;
+	unsigned long expire;
+
+	if (timeout <= 0 || !tick_enabled()) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + timeout;
+	pt.task = current;
+	timer_setup(&pt.timer, process_timeout, 0);
+	mod_timer(&pt.timer, expire);
+	schedule();
+	del_timer_sync(&pt.timer);
+	timeout = (long)(expire - jiffies);
+	return timeout < 0 ? 0 : timeout;
+}
+
+/* Sleeps at least msecs milliseconds; the CPU runs others meanwhile. */
+void msleep(unsigned int msecs)
+{
+	unsigned long timeout = msecs_to_jiffies(msecs) + 1;
+
+	if (!tick_enabled()) {
+		mdelay(msecs);
+		return;
+	}
+	while (timeout) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		timeout = schedule_timeout(timeout);
+	}
+}
