@@ -149,9 +149,10 @@ int kthread_stop(struct task_struct *t)
 	struct kthread *k = t->kthread;
 	int ret;
 
-	WARN_ONCE(kthread_test(k, KTHREAD_EXITED),
-		  "kthread_stop(%s/%d) from %pS: the thread has exited already\n",
-		  t->comm, t->pid, __builtin_return_address(0));
+	WARN_ONCE(
+		kthread_test(k, KTHREAD_EXITED),
+		"kthread_stop(%s/%d) from %pS: the thread has exited already\n",
+		t->comm, t->pid, __builtin_return_address(0));
 	kthread_set(k, KTHREAD_SHOULD_STOP);
 	kthread_unpark(t);
 	wake_up_process(t);

@@ -14,8 +14,10 @@ struct completion {
 	struct wait_queue_head wait;
 };
 
-#define COMPLETION_INITIALIZER(work) \
-	{ 0, __WAIT_QUEUE_HEAD_INITIALIZER((work).wait) }
+#define COMPLETION_INITIALIZER(work)                          \
+	{                                                     \
+		0, __WAIT_QUEUE_HEAD_INITIALIZER((work).wait) \
+	}
 #define DECLARE_COMPLETION(work) \
 	struct completion work = COMPLETION_INITIALIZER(work)
 

@@ -27,13 +27,13 @@ __printf(3, 4) struct task_struct *kthread_create(int (*threadfn)(void *data),
 						  void *data,
 						  const char *namefmt, ...);
 
-#define kthread_run(threadfn, data, namefmt, ...)                          \
-	({                                                                 \
-		struct task_struct *__k =                                  \
-			kthread_create(threadfn, data, namefmt, ##__VA_ARGS__); \
-		if (!IS_ERR(__k))                                          \
-			wake_up_process(__k);                              \
-		__k;                                                       \
+#define kthread_run(threadfn, data, namefmt, ...)                \
+	({                                                       \
+		struct task_struct *__k = kthread_create(        \
+			threadfn, data, namefmt, ##__VA_ARGS__); \
+		if (!IS_ERR(__k))                                \
+			wake_up_process(__k);                    \
+		__k;                                             \
 	})
 
 /* Before the first wake-up only: the thread will run on cpu. */

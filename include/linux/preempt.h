@@ -88,18 +88,17 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 
 void preempt_schedule(void);
 
-#define preempt_disable()                                            \
-	do {                                                         \
-		asm volatile("incl %%gs:%0" : "+m"(__preempt_count)  \
-			     : : "cc");                              \
-		barrier();                                           \
+#define preempt_disable()                                                      \
+	do {                                                                   \
+		asm volatile("incl %%gs:%0" : "+m"(__preempt_count) : : "cc"); \
+		barrier();                                                     \
 	} while (0)
 
 /* No reschedule even if needed: the caller schedules soon anyway. */
-#define preempt_enable_no_resched()           \
-	do {                                  \
-		barrier();                    \
-		preempt_count_sub(1);         \
+#define preempt_enable_no_resched()   \
+	do {                          \
+		barrier();            \
+		preempt_count_sub(1); \
 	} while (0)
 
 #define preempt_enable()                                      \

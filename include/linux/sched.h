@@ -64,10 +64,10 @@ static __always_inline struct task_struct *get_current(void)
 }
 #define current get_current()
 
-#define set_current_state(s)                                    \
-	do {                                                    \
-		WRITE_ONCE(current->state, (s));                \
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);        \
+#define set_current_state(s)                             \
+	do {                                             \
+		WRITE_ONCE(current->state, (s));         \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST); \
 	} while (0)
 #define __set_current_state(s) WRITE_ONCE(current->state, (s))
 

@@ -26,9 +26,11 @@ struct wait_queue_entry {
 	struct list_head entry;
 };
 
-#define __WAIT_QUEUE_HEAD_INITIALIZER(name)                             \
-	{ .lock = __SPIN_LOCK_UNLOCKED(name.lock),                      \
-	  .head = LIST_HEAD_INIT(name.head) }
+#define __WAIT_QUEUE_HEAD_INITIALIZER(name)              \
+	{                                                \
+		.lock = __SPIN_LOCK_UNLOCKED(name.lock), \
+		.head = LIST_HEAD_INIT(name.head)        \
+	}
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	struct wait_queue_head name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 
@@ -41,38 +43,38 @@ void wake_up(struct wait_queue_head *wq);
 long schedule_timeout(long timeout);
 
 /* Sleeps (uninterruptibly) until cond is true. */
-#define wait_event(wq, cond)                                            \
-	do {                                                            \
-		struct wait_queue_entry __w = { .task = NULL };        \
-		for (;;) {                                              \
+#define wait_event(wq, cond)                                                \
+	do {                                                                \
+		struct wait_queue_entry __w = { .task = NULL };             \
+		for (;;) {                                                  \
 			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
-			if (cond)                                       \
-				break;                                  \
-			schedule();                                     \
-		}                                                       \
-		finish_wait(&(wq), &__w);                               \
+			if (cond)                                           \
+				break;                                      \
+			schedule();                                         \
+		}                                                           \
+		finish_wait(&(wq), &__w);                                   \
 	} while (0)
 
 /*
  * Sleeps until cond is true or timeout jiffies pass: 0 if it timed out
  * with cond false, else the jiffies left (at least 1).
  */
-#define wait_event_timeout(wq, cond, timeout)                           \
-	({                                                              \
-		struct wait_queue_entry __w = { .task = NULL };        \
-		long __left = (timeout);                                \
-		for (;;) {                                              \
+#define wait_event_timeout(wq, cond, timeout)                               \
+	({                                                                  \
+		struct wait_queue_entry __w = { .task = NULL };             \
+		long __left = (timeout);                                    \
+		for (;;) {                                                  \
 			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
-			if (cond) {                                     \
-				__left = __left ? __left : 1;           \
-				break;                                  \
-			}                                               \
-			if (!__left)                                    \
-				break;                                  \
-			__left = schedule_timeout(__left);              \
-		}                                                       \
-		finish_wait(&(wq), &__w);                               \
-		__left;                                                 \
+			if (cond) {                                         \
+				__left = __left ? __left : 1;               \
+				break;                                      \
+			}                                                   \
+			if (!__left)                                        \
+				break;                                      \
+			__left = schedule_timeout(__left);                  \
+		}                                                           \
+		finish_wait(&(wq), &__w);                                   \
+		__left;                                                     \
 	})
 
 #endif /* _LINUX_WAIT_H */

@@ -23,9 +23,10 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
-#define SCHED_SLICE_TICKS                                              \
-	(CONFIG_SCHED_SLICE_MS * HZ / 1000 ? CONFIG_SCHED_SLICE_MS * HZ / 1000 \
-					   : 1)
+#define SCHED_SLICE_TICKS                            \
+	(CONFIG_SCHED_SLICE_MS * HZ / 1000 ?         \
+		 CONFIG_SCHED_SLICE_MS * HZ / 1000 : \
+		 1)
 
 struct rq {
 	spinlock_t lock;

@@ -87,7 +87,7 @@ static void bench_context_switch(void)
 	kthread_stop(a);
 	kthread_stop(b);
 	/* 100 * insns / (2 * rounds) switches, in hundredths. */
-	bench_report("context_switch_insns", "", csb_insns * 100 / (2 * CSB_ROUNDS),
-		     "insns");
+	bench_report("context_switch_insns", "",
+		     csb_insns * 100 / (2 * CSB_ROUNDS), "insns");
 }
 bench_case("context_switch", bench_context_switch);

@@ -43,8 +43,7 @@ static void sched_overflow_guard_page(struct kunit *test)
 }
 
 static struct kunit_case sched_overflow_cases[] = {
-	KUNIT_CASE(sched_overflow_guard_page),
-	{}
+	KUNIT_CASE(sched_overflow_guard_page), {}
 };
 
 static struct kunit_suite sched_overflow_suite = {
