@@ -193,6 +193,7 @@ static void sched_test_kthread_park(struct kunit *test)
 struct st_yield {
 	int log[2 * ST_YIELDS];
 	int pos;
+	int ready; /* both threads are on the queue: take turns from here */
 	int done;
 };
 
@@ -201,7 +202,12 @@ static struct st_yield st_yield_log;
 static int st_yield_fn(void *data)
 {
 	int id = (long)data, i;
+	u64 deadline = st_deadline(ST_WAIT_MS);
 
+	/* The second may be woken late (a loaded host): wait for it. */
+	__atomic_fetch_add(&st_yield_log.ready, 1, __ATOMIC_SEQ_CST);
+	while (READ_ONCE(st_yield_log.ready) < 2 && !st_expired(deadline))
+		yield();
 	for (i = 0; i < ST_YIELDS; i++) {
 		int pos = __atomic_fetch_add(&st_yield_log.pos, 1,
 					     __ATOMIC_RELAXED);
