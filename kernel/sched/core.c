@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -158,6 +159,7 @@ static void __schedule(bool preempt)
 	struct rq *rq = cpu_rq(prev->cpu);
 	unsigned long flags;
 
+	rcu_note_context_switch();
 	rq_lock(rq, &flags);
 	this_cpu_write(sched_need_resched, 0);
 	preempt_clear_need_resched();
@@ -308,6 +310,7 @@ void __noreturn cpu_idle(void)
 	for (;;) {
 		if (!list_empty(&dead_tasks))
 			task_reap_dead();
+		rcu_idle_qs();
 		local_irq_disable();
 		if (need_resched()) {
 			local_irq_enable();

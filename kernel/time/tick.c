@@ -8,6 +8,7 @@
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -56,6 +57,7 @@ void tick_periodic(u64 now)
 		tick_do_update_jiffies64(now);
 	this_cpu_inc(tick_count);
 	scheduler_tick();
+	rcu_tick_qs();
 	run_local_timers();
 }
 

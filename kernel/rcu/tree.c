@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU, non-preemptible flavour, with one grace-period kthread, "rcu_gp".
+ *
+ * call_rcu() appends to one FIFO list. The kthread takes the whole list,
+ * runs a grace period for it, then invokes the callbacks in order, in
+ * process context. A grace period:
+ *
+ * 1. cpus_left = number of online CPUs, then rcu_qs_pending = 1 on each;
+ * 2. each CPU reports once (rcu_report_qs(): the flag goes 1 -> 0 by
+ *    xchg, so twice is harmless) when it passes a quiescent state: a
+ *    switch (__schedule()), the idle loop, a tick or a call-function IPI
+ *    that interrupted code outside any reader, or the outermost
+ *    rcu_read_unlock(); the last report wakes the kthread;
+ * 3. the kthread at once sends the CPUs that have not reported an IPI
+ *    (rcu_fqs_ipi()), so that idle, busy or tickless CPUs need not wait
+ *    for their next switch or tick; a CPU inside a reader then reports at
+ *    its rcu_read_unlock().
+ *
+ * synchronize_rcu() and rcu_barrier() are callbacks that complete a
+ * completion, so they share the ordering of call_rcu().
+ */
+#define pr_fmt(fmt) "rcu: " fmt
+
+#include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/init.h>
+#include <linux/kthread.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <asm/barrier.h>
+
+DEFINE_PER_CPU(int, rcu_read_nesting);
+DEFINE_PER_CPU(int, rcu_qs_pending);
+
+static DEFINE_SPINLOCK(rcu_cb_lock);
+static struct rcu_head *rcu_cb_head;
+static struct rcu_head **rcu_cb_tail = &rcu_cb_head;
+static DECLARE_WAIT_QUEUE_HEAD(rcu_gp_wq);
+static atomic_t rcu_cpus_left;
+static struct task_struct *rcu_gp_task;
+static struct rcu_stats rcu_stats;
+
+/* Step 2: this CPU passed a quiescent state (any context). */
+void rcu_report_qs(void)
+{
+	int *pending = this_cpu_ptr(&rcu_qs_pending);
+
+	if (!__atomic_exchange_n(pending, 0, __ATOMIC_SEQ_CST))
+		return;
+	if (atomic_dec_and_test(&rcu_cpus_left))
+		wake_up_process(rcu_gp_task);
+}
+
+/* Step 3, on each other CPU: the interrupted code is not in a reader? */
+static void rcu_fqs_ipi(void *unused)
+{
+	if (!this_cpu_read(rcu_read_nesting))
+		rcu_report_qs();
+}
+
+/* Step 1. The kthread itself is outside any reader: it reports at once. */
+static void rcu_gp_start(void)
+{
+	unsigned int cpu;
+
+	atomic_set(&rcu_cpus_left, num_online_cpus());
+	smp_mb();
+	for_each_online_cpu(cpu)
+		WRITE_ONCE(per_cpu(rcu_qs_pending, cpu), 1);
+	smp_mb();
+	rcu_report_qs();
+}
+
+static bool rcu_gp_done(void)
+{
+	return atomic_read_acquire(&rcu_cpus_left) == 0;
+}
+
+/* Step 3: interrupt every other CPU that has not reported yet. */
+static void rcu_gp_force(void)
+{
+	struct cpumask mask;
+	unsigned int cpu;
+
+	cpumask_clear(&mask);
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() &&
+		    READ_ONCE(per_cpu(rcu_qs_pending, cpu)))
+			cpumask_set_cpu(cpu, &mask);
+	rcu_stats.fqs_ipis++;
+	smp_call_function_many(&mask, rcu_fqs_ipi, NULL, 0);
+}
+
+/* Steps 1-3: returns when every online CPU has reported. */
+static void rcu_gp_run(void)
+{
+	rcu_gp_start();
+	if (!rcu_gp_done())
+		rcu_gp_force();
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (rcu_gp_done())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(rcu_stats.gp_completed, rcu_stats.gp_completed + 1);
+}
+
+/* Takes every queued callback, in order. */
+static struct rcu_head *rcu_take_cbs(void)
+{
+	struct rcu_head *list;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_cb_lock, flags);
+	list = rcu_cb_head;
+	rcu_cb_head = NULL;
+	rcu_cb_tail = &rcu_cb_head;
+	spin_unlock_irqrestore(&rcu_cb_lock, flags);
+	return list;
+}
+
+/* A func below 4096 is kfree_rcu()'s offset of the head in the object. */
+static void rcu_invoke_cbs(struct rcu_head *list)
+{
+	while (list) {
+		struct rcu_head *next = list->next;
+		unsigned long off = (unsigned long)list->func;
+
+		if (off < 4096) {
+			kfree((char *)list - off);
+			WRITE_ONCE(rcu_stats.kfrees, rcu_stats.kfrees + 1);
+		} else {
+			list->func(list);
+		}
+		WRITE_ONCE(rcu_stats.cbs_invoked, rcu_stats.cbs_invoked + 1);
+		list = next;
+	}
+}
+
+static int rcu_gp_kthread(void *unused)
+{
+	struct rcu_head *list;
+
+	for (;;) {
+		wait_event(rcu_gp_wq, READ_ONCE(rcu_cb_head) != NULL);
+		list = rcu_take_cbs();
+		rcu_gp_run();
+		rcu_invoke_cbs(list);
+	}
+	return 0;
+}
+
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	unsigned long flags;
+
+	head->func = func;
+	head->next = NULL;
+	spin_lock_irqsave(&rcu_cb_lock, flags);
+	*rcu_cb_tail = head;
+	rcu_cb_tail = &head->next;
+	rcu_stats.cbs_queued++;
+	spin_unlock_irqrestore(&rcu_cb_lock, flags);
+	wake_up(&rcu_gp_wq);
+}
+
+void __kfree_rcu_queue(struct rcu_head *head)
+{
+	call_rcu(head, head->func);
+}
+
+struct rcu_synchronize {
+	struct rcu_head head;
+	struct completion done;
+};
+
+static void rcu_wakeme(struct rcu_head *head)
+{
+	complete(&container_of(head, struct rcu_synchronize, head)->done);
+}
+
+/* Queues a waker and sleeps until the kthread invokes it. */
+static void rcu_wait_behind_cbs(void)
+{
+	struct rcu_synchronize rs;
+
+	init_completion(&rs.done);
+	call_rcu(&rs.head, rcu_wakeme);
+	wait_for_completion(&rs.done);
+}
+
+void synchronize_rcu(void)
+{
+	if (WARN_ONCE(rcu_read_lock_held(),
+		      "synchronize_rcu() inside an RCU reader, called from %pS\n",
+		      __builtin_return_address(0)))
+		return;
+	rcu_wait_behind_cbs();
+}
+
+/* Callbacks run in queue order, so the waker runs after all earlier ones. */
+void rcu_barrier(void)
+{
+	rcu_wait_behind_cbs();
+}
+
+struct rcu_stats rcu_get_stats(void)
+{
+	struct rcu_stats s;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_cb_lock, flags);
+	s = rcu_stats;
+	spin_unlock_irqrestore(&rcu_cb_lock, flags);
+	return s;
+}
+
+static int __init rcu_init(void)
+{
+	rcu_gp_task = kthread_run(rcu_gp_kthread, NULL, "rcu_gp");
+	if (IS_ERR(rcu_gp_task))
+		panic("rcu: cannot create the rcu_gp kthread");
+	return 0;
+}
+early_initcall(rcu_init);
