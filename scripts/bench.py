@@ -99,10 +99,12 @@ EXPECTED = {
           'table_entries', 'short_site_share', 'init_insns',
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
           'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
-          'timer_tick_insns', 'context_switch_insns'),
+          'timer_tick_insns', 'context_switch_insns',
+          'synchronize_rcu_insns'),
     'n': ('site_absent_insns', 'site_disabled_insns', 'site_enabled_insns',
           'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries',
-          'timer_tick_insns', 'context_switch_insns'),
+          'timer_tick_insns', 'context_switch_insns',
+          'synchronize_rcu_insns'),
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
 }
 DROPPED = {'y-smp': ('flip_insns',)}
@@ -124,6 +126,7 @@ GROUPS = (
                     'init_insns', 'init_insns_per_entry')),
     ('tick', ('timer_tick_insns',)),
     ('sched', ('context_switch_insns',)),
+    ('rcu', ('synchronize_rcu_insns',)),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
 )
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
