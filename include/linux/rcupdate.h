@@ -78,13 +78,13 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func);
 void rcu_barrier(void);
 
 /* Frees ptr, a kmalloc()ed object with a struct rcu_head field, later. */
-#define kfree_rcu(ptr, field)                                            \
-	do {                                                             \
-		typeof(ptr) ___p = (ptr);                                \
-		BUILD_BUG_ON(offsetof(typeof(*___p), field) >= 4096);    \
-		___p->field.func = (rcu_callback_t)(unsigned long)       \
-			offsetof(typeof(*___p), field);                  \
-		__kfree_rcu_queue(&___p->field);                         \
+#define kfree_rcu(ptr, field)                                               \
+	do {                                                                \
+		typeof(ptr) ___p = (ptr);                                   \
+		BUILD_BUG_ON(offsetof(typeof(*___p), field) >= 4096);       \
+		___p->field.func = (rcu_callback_t)(unsigned long)offsetof( \
+			typeof(*___p), field);                              \
+		__kfree_rcu_queue(&___p->field);                            \
 	} while (0)
 
 void __kfree_rcu_queue(struct rcu_head *head);

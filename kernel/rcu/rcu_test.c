@@ -272,8 +272,8 @@ static void rcu_test_swap_free(struct kunit *test)
 	ok = rt_call_bounded(rt_swapper, RT_SWAP_BUDGET_MS + RT_WAIT_MS);
 	KUNIT_EXPECT_TRUE(test, ok);
 	rt_stop_all(t, NR_CPUS);
-	pr_info("rcu_test: %lu swaps, %lu reads, %lu grace periods\n",
-		rt_swaps, rt_reads, rcu_get_stats().gp_completed - gp0);
+	pr_info("rcu_test: %lu swaps, %lu reads, %lu grace periods\n", rt_swaps,
+		rt_reads, rcu_get_stats().gp_completed - gp0);
 	KUNIT_EXPECT_EQ(test, rt_bad_reads, 0UL);
 	KUNIT_EXPECT_GE(test, rt_swaps, 100UL);
 	KUNIT_EXPECT_GT(test, rt_reads, 0UL);
@@ -313,8 +313,9 @@ static void rcu_test_call_rcu_order(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	for (i = 0; i < RT_CBS; i++)
 		call_rcu(&rt_heads[i], rt_ordered_cb);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(
-					&rt_cbs_done, msecs_to_jiffies(RT_WAIT_MS)));
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for_completion_timeout(
+				  &rt_cbs_done, msecs_to_jiffies(RT_WAIT_MS)));
 	rt_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
 	kthread_stop(r);
 	KUNIT_ASSERT_EQ(test, READ_ONCE(rt_nr_run), RT_CBS);

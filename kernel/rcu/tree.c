@@ -199,9 +199,10 @@ static void rcu_wait_behind_cbs(void)
 
 void synchronize_rcu(void)
 {
-	if (WARN_ONCE(rcu_read_lock_held(),
-		      "synchronize_rcu() inside an RCU reader, called from %pS\n",
-		      __builtin_return_address(0)))
+	if (WARN_ONCE(
+		    rcu_read_lock_held(),
+		    "synchronize_rcu() inside an RCU reader, called from %pS\n",
+		    __builtin_return_address(0)))
 		return;
 	rcu_wait_behind_cbs();
 }
