@@ -99,7 +99,8 @@ EXPECTED = {
           'table_entries', 'short_site_share', 'init_insns',
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
           'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
-          'timer_tick_insns', 'context_switch_insns'),
+          'timer_tick_insns', 'context_switch_insns',
+          'deferred_storm_batches'),
     'n': ('site_absent_insns', 'site_disabled_insns', 'site_enabled_insns',
           'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries',
           'timer_tick_insns', 'context_switch_insns'),
@@ -124,6 +125,7 @@ GROUPS = (
                     'init_insns', 'init_insns_per_entry')),
     ('tick', ('timer_tick_insns',)),
     ('sched', ('context_switch_insns',)),
+    ('deferred keys', ('deferred_storm_batches',)),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
 )
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
