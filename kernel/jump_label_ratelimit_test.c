@@ -78,7 +78,8 @@ static void jlr_test_last_dec_deferred(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, jlr_key_site(), 1);
 		KUNIT_EXPECT_EQ(test, jlr_batches(), b0 + 1);
 	}
-	KUNIT_ASSERT_TRUE(test, jlr_wait_count(&jlr_key.key.key, 0, JLR_WAIT_MS));
+	KUNIT_ASSERT_TRUE(test,
+			  jlr_wait_count(&jlr_key.key.key, 0, JLR_WAIT_MS));
 	if (jlr_y)
 		KUNIT_EXPECT_GE(test, (long)(jiffies - t0), (long)JLR_RL);
 	static_key_deferred_flush(&jlr_key); /* the work's patching done */
@@ -156,7 +157,8 @@ static void jlr_test_zero_rl(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, jlr_zero_site(), 1);
 	static_branch_slow_dec_deferred(&jlr_zero);
-	KUNIT_EXPECT_TRUE(test, jlr_wait_count(&jlr_zero.key.key, 0, JLR_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test,
+			  jlr_wait_count(&jlr_zero.key.key, 0, JLR_WAIT_MS));
 	static_key_deferred_flush(&jlr_zero);
 	KUNIT_EXPECT_EQ(test, jlr_zero_site(), 0);
 	KUNIT_EXPECT_EQ(test, jlr_batches(), b0 + jlr_y);
@@ -230,8 +232,8 @@ static int jlr_storm_fn(void *data)
 }
 
 /* Runs the storm; returns the batches and sets *elapsed (jiffies). */
-static unsigned long jlr_run_storm(struct kunit *test, bool deferred,
-				   int pairs, unsigned long *elapsed)
+static unsigned long jlr_run_storm(struct kunit *test, bool deferred, int pairs,
+				   unsigned long *elapsed)
 {
 	struct task_struct *t[JLR_STORM_THREADS];
 	struct jlr_storm s = { .deferred = deferred,
@@ -245,8 +247,7 @@ static unsigned long jlr_run_storm(struct kunit *test, bool deferred,
 			n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, JLR_STORM_THREADS);
-	while (READ_ONCE(s.done) < n &&
-	       (long)(jiffies - t0) < (long)(60 * HZ))
+	while (READ_ONCE(s.done) < n && (long)(jiffies - t0) < (long)(60 * HZ))
 		msleep(5);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s.done), n);
 	*elapsed = jiffies - t0;
@@ -268,8 +269,10 @@ static void jlr_test_storm(struct kunit *test)
 
 	batches = jlr_run_storm(test, true, JLR_STORM_PAIRS, &elapsed);
 	windows = elapsed / JLR_STORM_RL;
-	kunit_info(test, "deferred (rl %d jiffies): %lu batches in %lu jiffies (%lu windows), %d pairs\n",
-		   JLR_STORM_RL, batches, elapsed, windows, JLR_STORM_PAIRS);
+	kunit_info(
+		test,
+		"deferred (rl %d jiffies): %lu batches in %lu jiffies (%lu windows), %d pairs\n",
+		JLR_STORM_RL, batches, elapsed, windows, JLR_STORM_PAIRS);
 	KUNIT_EXPECT_GE(test, windows, 5);
 	KUNIT_EXPECT_LE(test, batches, 2 * (windows + 1));
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlr_storm.key.key), 0);
@@ -277,8 +280,10 @@ static void jlr_test_storm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jlr_storm_site_long(), 0);
 
 	plain = jlr_run_storm(test, false, JLR_PLAIN_PAIRS, &plain_elapsed);
-	kunit_info(test, "plain key: %lu batches in %lu jiffies, %d pairs (same threads and pace)\n",
-		   plain, plain_elapsed, JLR_PLAIN_PAIRS);
+	kunit_info(
+		test,
+		"plain key: %lu batches in %lu jiffies, %d pairs (same threads and pace)\n",
+		plain, plain_elapsed, JLR_PLAIN_PAIRS);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlr_plain.key), 0);
 	KUNIT_EXPECT_EQ(test, jlr_plain_site(), 0);
 	if (jlr_y)

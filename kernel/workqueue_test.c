@@ -77,8 +77,10 @@ static void wqt_runs_where_asked(struct kunit *test)
 
 	for_each_online_cpu(cpu) {
 		wqt_init(&it, 0, 1);
-		KUNIT_EXPECT_TRUE(test, queue_work_on(cpu, system_wq, &it.dw.work));
-		KUNIT_ASSERT_TRUE(test, wqt_wait_ge(&it.finished, 1, WQT_WAIT_MS));
+		KUNIT_EXPECT_TRUE(test,
+				  queue_work_on(cpu, system_wq, &it.dw.work));
+		KUNIT_ASSERT_TRUE(test,
+				  wqt_wait_ge(&it.finished, 1, WQT_WAIT_MS));
 		flush_work(&it.dw.work);
 		KUNIT_EXPECT_EQ(test, it.runs, 1);
 		KUNIT_EXPECT_EQ(test, it.cpu, cpu);
@@ -241,7 +243,8 @@ static void wqt_static(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, schedule_work(&wqt_static_w));
 	KUNIT_EXPECT_TRUE(test, wqt_wait_ge(&wqt_static_runs, 2, WQT_WAIT_MS));
 	flush_work(&wqt_static_w);
-	KUNIT_EXPECT_EQ(test, to_delayed_work(&wqt_static_dw.work), &wqt_static_dw);
+	KUNIT_EXPECT_EQ(test, to_delayed_work(&wqt_static_dw.work),
+			&wqt_static_dw);
 }
 
 struct wqt_self {

@@ -53,15 +53,15 @@ void __static_key_slow_dec_deferred(struct static_key *key,
 				    unsigned long timeout);
 void __static_key_deferred_flush(void *key, struct delayed_work *work);
 
-#define __DEFINE_STATIC_KEY_DEFERRED(type, name, init, rl)                 \
-	struct type name = {                                               \
-		.key = { .key = init },                                    \
-		.timeout = (rl),                                           \
-		.work = __DELAYED_WORK_INITIALIZER(                        \
-			(name).work, jump_label_update_timeout, 0),        \
+#define __DEFINE_STATIC_KEY_DEFERRED(type, name, init, rl)          \
+	struct type name = {                                        \
+		.key = { .key = init },                             \
+		.timeout = (rl),                                    \
+		.work = __DELAYED_WORK_INITIALIZER(                 \
+			(name).work, jump_label_update_timeout, 0), \
 	}
-#define DEFINE_STATIC_KEY_DEFERRED_TRUE(name, rl)                     \
-	__DEFINE_STATIC_KEY_DEFERRED(static_key_true_deferred, name,  \
+#define DEFINE_STATIC_KEY_DEFERRED_TRUE(name, rl)                    \
+	__DEFINE_STATIC_KEY_DEFERRED(static_key_true_deferred, name, \
 				     __STATIC_KEY_INIT_TRUE, rl)
 #define DEFINE_STATIC_KEY_DEFERRED_FALSE(name, rl)                    \
 	__DEFINE_STATIC_KEY_DEFERRED(static_key_false_deferred, name, \

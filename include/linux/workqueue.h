@@ -56,16 +56,15 @@ extern struct workqueue_struct *system_wq;
 
 #define WORK_CPU_UNBOUND NR_CPUS
 
-#define __WORK_INITIALIZER(n, f)                        \
-	{                                               \
-		.entry = LIST_HEAD_INIT((n).entry),     \
-		.func = (f),                            \
+#define __WORK_INITIALIZER(n, f)                                 \
+	{                                                        \
+		.entry = LIST_HEAD_INIT((n).entry), .func = (f), \
 	}
 
 void delayed_work_timer_fn(struct timer_list *t);
 
-#define __DELAYED_WORK_INITIALIZER(n, f, tflags)                     \
-	{                                                            \
+#define __DELAYED_WORK_INITIALIZER(n, f, tflags)                       \
+	{                                                              \
 		.work = __WORK_INITIALIZER((n).work, (f)),           \
 		.timer = {                                           \
 			.entry = { .next = NULL, .pprev = NULL },    \
@@ -73,24 +72,24 @@ void delayed_work_timer_fn(struct timer_list *t);
 			.flags = (tflags),                           \
 			.cpu = 0,                                    \
 		},                                                   \
-		.cpu = WORK_CPU_UNBOUND,                             \
+		.cpu = WORK_CPU_UNBOUND, \
 	}
 
 #define DECLARE_WORK(n, f) struct work_struct n = __WORK_INITIALIZER(n, f)
 #define DECLARE_DELAYED_WORK(n, f) \
 	struct delayed_work n = __DELAYED_WORK_INITIALIZER(n, f, 0)
 
-#define INIT_WORK(_work, _func)                             \
-	do {                                                \
+#define INIT_WORK(_work, _func)                                     \
+	do {                                                        \
 		*(_work) = (struct work_struct){ .func = (_func) }; \
-		INIT_LIST_HEAD(&(_work)->entry);            \
+		INIT_LIST_HEAD(&(_work)->entry);                    \
 	} while (0)
 
-#define INIT_DELAYED_WORK(_dwork, _func)                                  \
-	do {                                                              \
-		INIT_WORK(&(_dwork)->work, (_func));                      \
-		timer_setup(&(_dwork)->timer, delayed_work_timer_fn, 0);  \
-		(_dwork)->cpu = WORK_CPU_UNBOUND;                         \
+#define INIT_DELAYED_WORK(_dwork, _func)                                 \
+	do {                                                             \
+		INIT_WORK(&(_dwork)->work, (_func));                     \
+		timer_setup(&(_dwork)->timer, delayed_work_timer_fn, 0); \
+		(_dwork)->cpu = WORK_CPU_UNBOUND;                        \
 	} while (0)
 
 static inline struct delayed_work *to_delayed_work(struct work_struct *work)
