@@ -12,6 +12,7 @@
 #include <linux/cpu.h>
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
+#include <linux/jump_label_ratelimit.h>
 #include <linux/mutex.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
@@ -495,3 +496,63 @@ int jump_label_text_reserved(void *start, void *end)
 }
 
 #endif /* CONFIG_JUMP_LABEL */
+
+/*
+ * Deferred keys (<linux/jump_label_ratelimit.h>). The last dec is the
+ * key's delayed work; the count stays 1 until it runs, so an inc within
+ * the window takes the fast path and nothing is patched.
+ */
+void jump_label_update_timeout(struct work_struct *work)
+{
+	BUILD_BUG_ON(offsetof(struct static_key_true_deferred, work) !=
+		     offsetof(struct static_key_deferred, work));
+	BUILD_BUG_ON(offsetof(struct static_key_false_deferred, work) !=
+		     offsetof(struct static_key_deferred, work));
+	struct static_key_deferred *key =
+		container_of(work, struct static_key_deferred, work.work);
+
+	static_key_slow_dec(&key->key);
+}
+
+/*
+ * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
+ * would patch) or -1 (a first enable under way: the work's slow dec waits
+ * for it). At 0 the dec is unbalanced: WARN and report it done.
+ */
+static bool static_key_dec_not_one(struct static_key *key,
+				   unsigned long caller)
+{
+	int v = atomic_read(&key->enabled);
+
+	do {
+		if (v == 0) {
+			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+			return true;
+		}
+		if (v <= 1)
+			return false;
+	} while (!atomic_try_cmpxchg(&key->enabled, &v, v - 1));
+	return true;
+}
+
+void __static_key_slow_dec_deferred(struct static_key *key,
+				    struct delayed_work *work,
+				    unsigned long timeout)
+{
+	if (!static_key_check_use(key, _RET_IP_))
+		return;
+	if (static_key_dec_not_one(key, _RET_IP_))
+		return;
+	schedule_delayed_work(work, timeout);
+}
+
+void __static_key_deferred_flush(void *key, struct delayed_work *work)
+{
+	flush_delayed_work(work);
+}
+
+void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
+{
+	key->timeout = rl;
+	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
+}

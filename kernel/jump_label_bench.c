@@ -10,6 +10,7 @@
 #include <linux/bench.h>
 #include <linux/jump_label.h>
 #include <linux/jump_label_arch.h>
+#include <linux/jump_label_ratelimit.h>
 #include <linux/smp.h>
 #include <asm/text-patching-stats.h>
 #include <asm/traps.h>
@@ -325,6 +326,62 @@ static void bench_int3(void)
 			bench_int3_one(i, trap);
 }
 bench_case("int3", bench_int3);
+
+/*
+ * deferred_storm_batches: text-patch batches during a storm of inc/dec
+ * pairs on a deferred key. Benches boot with tick=off, so jiffies stand
+ * still and no timer fires: time is driven by hand. Each pair takes one
+ * virtual jiffy; once the virtual clock reaches the deadline of the
+ * pending dec (its timeout after the dec that queued the work), the
+ * storm flushes it, which is what the timer would have done. rl=0 is
+ * flushed after the pair that queued it.
+ */
+#define JLB_STORM_PAIRS 1000
+
+static DEFINE_STATIC_KEY_DEFERRED_FALSE(jlb_deferred, 0);
+
+static noinline int jlb_deferred_fn(void)
+{
+	return static_branch_unlikely(&jlb_deferred.key) ? 1 : 0;
+}
+
+static unsigned long jlb_deferred_storm(unsigned long rl, unsigned int pairs)
+{
+	unsigned long before = text_poke_stats.batches, deadline = 0;
+	bool armed = false;
+	unsigned int now;
+
+	jlb_deferred.timeout = rl;
+	for (now = 0; now < pairs; now++) {
+		static_branch_deferred_inc(&jlb_deferred);
+		jlb_value += jlb_deferred_fn();
+		static_branch_slow_dec_deferred(&jlb_deferred);
+		if (!armed && delayed_work_pending(&jlb_deferred.work)) {
+			armed = true;
+			deadline = now + rl;
+		}
+		if (armed && now >= deadline) {
+			static_key_deferred_flush(&jlb_deferred);
+			armed = false;
+		}
+	}
+	static_key_deferred_flush(&jlb_deferred);
+	return text_poke_stats.batches - before;
+}
+
+static void bench_deferred(void)
+{
+	char params[48];
+
+	snprintf(params, sizeof(params), "rl=0,pairs=%u", JLB_STORM_PAIRS);
+	bench_report("deferred_storm_batches", params,
+		     100ULL * jlb_deferred_storm(0, JLB_STORM_PAIRS), "batches");
+	snprintf(params, sizeof(params), "rl=HZ/10,pairs=%u", JLB_STORM_PAIRS);
+	bench_report("deferred_storm_batches", params,
+		     100ULL * jlb_deferred_storm(HZ / 10, JLB_STORM_PAIRS),
+		     "batches");
+}
+bench_case("deferred", bench_deferred);
 
 #else /* !CONFIG_JUMP_LABEL: no table, nothing to patch */
 
