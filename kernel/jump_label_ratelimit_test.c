@@ -198,18 +198,6 @@ struct jlr_storm {
 	int done; /* threads finished */
 };
 
-/* A thread's end: sleeps until kthread_stop(). */
-static void jlr_wait_stop(void)
-{
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-}
-
 static int jlr_storm_fn(void *data)
 {
 	struct jlr_storm *s = data;
@@ -227,7 +215,7 @@ static int jlr_storm_fn(void *data)
 			msleep(1);
 	}
 	__atomic_add_fetch(&s->done, 1, __ATOMIC_SEQ_CST);
-	jlr_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 

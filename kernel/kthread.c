@@ -139,6 +139,17 @@ bool kthread_should_stop(void)
 	return kthread_test(current->kthread, KTHREAD_SHOULD_STOP);
 }
 
+void kthread_wait_stop(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
 bool kthread_should_park(void)
 {
 	return kthread_test(current->kthread, KTHREAD_SHOULD_PARK);

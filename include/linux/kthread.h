@@ -40,6 +40,8 @@ __printf(3, 4) struct task_struct *kthread_create(int (*threadfn)(void *data),
 void kthread_bind(struct task_struct *k, unsigned int cpu);
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
+/* Sleeps until kthread_stop() is called on the current kthread. */
+void kthread_wait_stop(void);
 int kthread_park(struct task_struct *k);
 void kthread_unpark(struct task_struct *k);
 bool kthread_should_park(void);

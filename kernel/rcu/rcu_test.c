@@ -61,13 +61,7 @@ static int rt_call_fn(void *data)
 	c->fn();
 	c->ns = ktime_get_ns() - t0;
 	complete(&c->done);
-	for (;;) { /* kthread_stop() must find the thread alive */
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	kthread_wait_stop(); /* kthread_stop() must find the thread alive */
 	return 0;
 }
 

@@ -25,13 +25,7 @@ static int csb_finish(void)
 {
 	if (__atomic_add_fetch(&csb_done, 1, __ATOMIC_SEQ_CST) == 2)
 		wake_up_process(csb_waiter);
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
+	kthread_wait_stop();
 	return 0;
 }
 

@@ -50,18 +50,6 @@ static bool st_wait_eq(int *v, int want, unsigned int ms)
 	return true;
 }
 
-/* A thread's end: sleeps until kthread_stop(). */
-static void st_wait_stop(void)
-{
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-}
-
 /* The CPU threads run on in the cases that want another one than ours. */
 static unsigned int st_other_cpu(void)
 {
@@ -80,7 +68,7 @@ static int st_bound_fn(void *data)
 
 	WRITE_ONCE(b->cpu_seen, smp_processor_id());
 	WRITE_ONCE(b->started, 1);
-	st_wait_stop();
+	kthread_wait_stop();
 	b->saw_stop = kthread_should_stop();
 	return 1000 + smp_processor_id();
 }
@@ -216,7 +204,7 @@ static int st_yield_fn(void *data)
 		yield();
 	}
 	__atomic_fetch_add(&st_yield_log.done, 1, __ATOMIC_RELAXED);
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -275,7 +263,7 @@ static int st_busy_fn(void *data)
 		cpu_relax();
 	WRITE_ONCE(s->preempted_in_time, READ_ONCE(s->other_ran));
 	WRITE_ONCE(s->done, 1);
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -284,7 +272,7 @@ static int st_other_fn(void *data)
 	struct st_busy *s = data;
 
 	WRITE_ONCE(s->other_ran, 1);
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -345,7 +333,7 @@ static int st_sleep_fn(void *data)
 	WRITE_ONCE(s->armed, 1);
 	schedule();
 	WRITE_ONCE(s->woke, 1);
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -389,7 +377,7 @@ static int st_race_fn(void *data)
 		__set_current_state(TASK_RUNNING);
 		WRITE_ONCE(r->ack, round);
 	}
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -454,7 +442,7 @@ static void sched_test_spinlock_preempt_count(struct kunit *test)
 
 static int st_quick_fn(void *data)
 {
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
@@ -511,7 +499,7 @@ static int st_wq_fn(void *data)
 	wait_event(s->wq, READ_ONCE(s->flag));
 	msleep(5);
 	complete(&s->done);
-	st_wait_stop();
+	kthread_wait_stop();
 	return 0;
 }
 
