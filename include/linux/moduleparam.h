@@ -48,4 +48,12 @@ int param_set_charp(const char *val, const struct kernel_param *kp);
 int parse_args(const char *cmdline);
 extern char saved_command_line[];
 
+/*
+ * Splits the first word off args and decodes it in place (quotes and
+ * backslashes, see kernel/params.c): *param is its name, *val the text
+ * after its first '=' or NULL. Returns the rest of args; *param is NULL
+ * when there was no word left.
+ */
+char *next_arg(char *args, char **param, char **val);
+
 #endif /* _LINUX_MODULEPARAM_H */

@@ -5,6 +5,8 @@
 #include <linux/types.h>
 
 #define COMMAND_LINE_SIZE 1024
+/* The whole command line: CONFIG_CMDLINE_DEFAULT, a blank, the loader's. */
+#define SAVED_COMMAND_LINE_SIZE COMMAND_LINE_SIZE
 #define E820_MAX_ENTRIES 64
 
 enum e820_type {
