@@ -222,32 +222,41 @@ $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
 	$(Q)$(NM) -n $@ > $(O)/System.map
 
 # ---------------------------------------------------------------------------
-# Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE).
-$(O)/cmdline: FORCE
-	@mkdir -p $(O)
-	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+# Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE), in
+# $(ISO_DIR) (default $(O); the runner boots one kernel with several command
+# lines). CMDLINE reaches scripts/grub_cmdline.py unexpanded ($(value)) in
+# the environment, never through a shell; $(ISO_DIR)/cmdline holds its
+# words quoted for grub.cfg, and a CMDLINE that cannot be passed stops make.
+ISO_DIR ?= $(O)
+override ISO_DIR := $(patsubst %/,%,$(ISO_DIR))
 
-$(O)/kernel.iso: $(O)/vmlinux $(O)/cmdline scripts/mkiso.sh
+$(ISO_DIR)/cmdline: export KERNEL_CMDLINE = $(value CMDLINE)
+$(ISO_DIR)/cmdline: FORCE
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(O)/cmdline $@
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
-QEMU_ARGS = --iso $(O)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
+QEMU_ARGS = --iso $(ISO_DIR)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
 
 PHONY += deps iso run test stress debug bench
 deps:
 	$(Q)scripts/install-deps.sh
 
-iso: $(O)/kernel.iso
+iso: $(ISO_DIR)/kernel.iso
 
 # Order-only: check the host tools before anything else is built.
 $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 
 # make run boots the quick suites: the slow ones (KUNIT_CASE_SLOW, the long
 # stress) are left out with Linux's attribute filter; make stress runs them.
-run: CMDLINE := kunit.filter="speed>slow" $(CMDLINE)
-run: deps $(O)/kernel.iso
+run: override CMDLINE := kunit.filter="speed>slow" $(value CMDLINE)
+run: deps $(ISO_DIR)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 
 # Build-time promises of the API: tests/build/*.c announce their outcome.
@@ -262,6 +271,8 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
+	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
+	$(Q)$(PYTHON) scripts/check_make_cmdline.py build/test-default
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
 # The long stress of the int3 protocol: 100,000 flips of 4 keys with readers
@@ -277,7 +288,7 @@ stress: deps
 bench:
 	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench.py
 
-debug: deps $(O)/kernel.iso
+debug: deps $(ISO_DIR)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
 	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
 	@echo "    gdb -x $(O)/gdbinit"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkiso.sh VMLINUX CMDLINE_FILE OUT.iso: a GRUB (BIOS) ISO that boots
-# VMLINUX through multiboot2 with the command line in CMDLINE_FILE.
+# VMLINUX through multiboot2 with the command line in CMDLINE_FILE: its
+# arguments, already quoted for grub.cfg (scripts/grub_cmdline.py).
 set -e
 
 vmlinux=$1
