@@ -200,7 +200,9 @@ class RunConfig:
     fragments: list = field(default_factory=list)   # absolute paths
     filter: str | None = None
     kernel_args: list = field(default_factory=list)
+    kernel_dir: Path | None = None      # boot the kernel built there
     cpus: int = 4
+    mem: str = qemu.DEFAULT_MEM
     timeout: float = 300
     icount: bool = False
     qemu_args: str = ''
@@ -242,18 +244,28 @@ def _run_logged(cmd, log):
         return False
 
 
+def build_steps(cfg):
+    """The make commands of a build, and what they build."""
+    make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
+    iso = make + [f'CMDLINE={cfg.cmdline}', '-j2', 'iso']
+    if cfg.kernel_dir:
+        return ([iso + [f'O={cfg.kernel_dir}', f'ISO_DIR={cfg.build_dir}']],
+                f'the kernel of {display_path(cfg.kernel_dir)}')
+    out = f'O={cfg.build_dir}'
+    frags = ', '.join(display_path(f) for f in cfg.fragments) or 'defconfig only'
+    return ([make + [out, f'FRAGMENTS={" ".join(cfg.fragments)}', 'fragconfig'],
+             iso + [out]], f'config: {frags}')
+
+
 def build_kernel(cfg):
-    """make fragconfig + iso into cfg.build_dir; returns an error or None."""
+    """make fragconfig + iso into cfg.build_dir (or only the ISO, for the
+    kernel of cfg.kernel_dir); returns an error or None."""
     missing = [f for f in cfg.fragments if not Path(f).is_file()]
     if missing:
         return f'kconfig fragment not found: {", ".join(missing)}'
-    make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
-    out = f'O={cfg.build_dir}'
-    steps = [make + [out, f'FRAGMENTS={" ".join(cfg.fragments)}', 'fragconfig'],
-             make + [out, f'CMDLINE={cfg.cmdline}', '-j2', 'iso']]
+    steps, what = build_steps(cfg)
     log_path = cfg.build_dir / 'build.log'
-    frags = ', '.join(display_path(f) for f in cfg.fragments) or 'defconfig only'
-    print(f'[build] {display_path(cfg.build_dir)}: config: {frags}; '
+    print(f'[build] {display_path(cfg.build_dir)}: {what}; '
           f'cmdline: "{cfg.cmdline}" ... ', end='', flush=True)
     start = time.monotonic()
     with open(log_path, 'w', encoding='utf-8') as log:
@@ -286,10 +298,11 @@ def prepare_kernel(cfg):
 def boot_and_check(cfg):
     serial_log = cfg.build_dir / 'serial.log'
     stderr_log = cfg.build_dir / 'qemu-stderr.log'
-    argv = qemu.command(cfg.iso, cpus=cfg.cpus, icount=cfg.icount,
+    argv = qemu.command(cfg.iso, cpus=cfg.cpus, mem=cfg.mem, icount=cfg.icount,
                         extra=shlex.split(cfg.qemu_args or ''))
     icount = ', icount' if cfg.icount else ''
-    print(f'[qemu] booting {display_path(cfg.iso)} (cpus={cfg.cpus}, '
+    mem = f', mem={cfg.mem}' if cfg.mem != qemu.DEFAULT_MEM else ''
+    print(f'[qemu] booting {display_path(cfg.iso)} (cpus={cfg.cpus}{mem}, '
           f'timeout={cfg.timeout:g}s{icount})', flush=True)
     with SerialSession(cfg.raw_output, serial_log) as session:
         result = qemu.boot(argv, cfg.timeout, session.feed, stderr_log)
@@ -332,7 +345,7 @@ def cmd_run(args):
         build_dir=Path(args.build_dir).resolve() if args.build_dir else DEFAULT_BUILD_DIR,
         fragments=[resolve_fragment(f, [Path.cwd(), REPO_ROOT]) for f in args.kconfig_add],
         filter=args.filter, kernel_args=args.kernel_args, cpus=args.cpus,
-        timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
+        mem=args.mem, timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
         raw_output=args.raw_output, no_build=args.no_build,
         expect=Expectations(allow_empty=bool(args.filter),
                             expect_failure=args.expect_failure))
@@ -359,7 +372,9 @@ PLAN_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.+-]*')
 PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
              'timeout': (int, float), 'expect_total': int,
-             'expect_crash': list}
+             'expect_crash': list, 'mem': str, 'expect_log': list,
+             'kernel_from': str}
+MEM_RE = re.compile(r'[1-9][0-9]*[KMG]?')
 
 
 def _check_plan_value(where, key, value):
@@ -367,11 +382,30 @@ def _check_plan_value(where, key, value):
     wrong_bool = isinstance(value, bool) and expected is not bool
     if wrong_bool or not isinstance(value, expected):
         raise PlanError(f'{where}: "{key}" has the wrong type')
-    if key in ('kconfig_add', 'kernel_args', 'expect_crash'):
+    if key in ('kconfig_add', 'kernel_args', 'expect_crash', 'expect_log'):
         if not all(isinstance(item, str) for item in value):
             raise PlanError(f'{where}: "{key}" must be a list of strings')
     if key in ('cpus', 'timeout') and value <= 0:
         raise PlanError(f'{where}: "{key}" must be positive')
+    if key == 'mem' and not MEM_RE.fullmatch(value):
+        raise PlanError(f'{where}: "mem" must be a size like 256M or 8G')
+
+
+def _check_plan_combination(where, entry, earlier):
+    """kernel_from names an earlier run and brings its configuration;
+    expect_log goes with a run that must pass."""
+    source = entry.get('kernel_from')
+    if source is not None:
+        if source not in earlier:
+            raise PlanError(f'{where}: "kernel_from" must name an earlier run')
+        if entry.get('kconfig_add'):
+            raise PlanError(f'{where}: "kernel_from" boots the kernel of '
+                            f'"{source}": no "kconfig_add" of its own')
+    if entry.get('expect_log') and (entry.get('expect_crash') is not None
+                                    or entry.get('expect_failure')):
+        raise PlanError(f'{where}: "expect_log" cannot go with '
+                        '"expect_crash" (give it the patterns) or '
+                        '"expect_failure"')
 
 
 def validate_plan_entry(index, entry, names):
@@ -384,12 +418,13 @@ def validate_plan_entry(index, entry, names):
                         '"_", ".", "+" or "-"')
     if name in names:
         raise PlanError(f'{where}: duplicate run name "{name}"')
-    names.add(name)
     for key, value in entry.items():
         if key not in PLAN_KEYS:
             print(f'warning: {where} ("{name}"): unknown key "{key}" ignored')
         elif value is not None:
             _check_plan_value(f'{where} ("{name}")', key, value)
+    _check_plan_combination(f'{where} ("{name}")', entry, names)
+    names.add(name)
 
 
 def load_plan(path):
@@ -412,17 +447,24 @@ def entry_expectations(entry):
     return Expectations(allow_empty=bool(entry.get('filter')),
                         expect_failure=bool(entry.get('expect_failure')),
                         expect_total=entry.get('expect_total'),
-                        expect_crash=entry.get('expect_crash'))
+                        expect_crash=entry.get('expect_crash'),
+                        expect_log=entry.get('expect_log'))
+
+
+def plan_build_dir(name):
+    return REPO_ROOT / 'build' / f'test-{name}'
 
 
 def plan_run_config(entry, args, plan_dir):
     bases = [REPO_ROOT, plan_dir]
+    source = entry.get('kernel_from')
     return RunConfig(
-        build_dir=REPO_ROOT / 'build' / f'test-{entry["name"]}',
+        build_dir=plan_build_dir(entry['name']),
         fragments=[resolve_fragment(f, bases) for f in entry.get('kconfig_add') or []],
         filter=entry.get('filter'),
         kernel_args=list(entry.get('kernel_args') or []),
-        cpus=entry.get('cpus') or args.cpus,
+        kernel_dir=plan_build_dir(source) if source else None,
+        cpus=entry.get('cpus') or args.cpus, mem=entry.get('mem') or args.mem,
         timeout=entry.get('timeout') or args.timeout,
         icount=args.icount, qemu_args=args.qemu_args, raw_output=args.raw_output,
         no_build=args.no_build, expect=entry_expectations(entry))
@@ -604,13 +646,18 @@ FILE is a non-empty JSON list of runs, each an object with the keys:
                   directory is build/test-<name>
   kconfig_add     list of Kconfig fragments (relative to the repository or
                   to the plan's directory)
-  filter, kernel_args, cpus, timeout
-                  as the "run" options of the same name (a run's cpus and
-                  timeout take precedence over --cpus and --timeout)
+  filter, kernel_args, cpus, mem, timeout
+                  as the "run" options of the same name (a run's cpus, mem
+                  and timeout take precedence over --cpus, --mem and
+                  --timeout)
+  kernel_from     the name of an earlier run whose kernel this run boots
+                  (only its own ISO, with its own command line, is built)
   expect_failure  true: the run must end cleanly with failed tests
   expect_total    the exact number of cases the run must report
   expect_crash    list of regexes (multi-line mode): the kernel must panic
                   and the serial log match every one
+  expect_log      list of regexes (multi-line mode) the serial log of a
+                  run that passes must match
 Unknown keys draw a warning; a wrongly typed value rejects the plan.  The
 exit code is the worst of the runs' codes; the closing line adds up the
 runs, with one failure for a run that crashed, timed out, produced
@@ -623,9 +670,10 @@ LINE" (the last line of output) and "kunit-selftest-expect-output: TEXT"
 (a fragment the output must contain; repeatable), which it must match.
 DIR/{VERDICT_CASES} lists cases for the run verdict: a sample "log", a QEMU
 "status", "timed_out", "interrupted", "build_error", the plan keys
-"filter", "expect_failure", "expect_total", "expect_crash", and what
-decide() must return: the exit "code", the plan-table line "describe" and
-"plan_counts", what the run adds to a plan's closing line.'''
+"filter", "expect_failure", "expect_total", "expect_crash" and
+"expect_log", and what decide() must return: the exit "code", the
+plan-table line "describe" and "plan_counts", what the run adds to a
+plan's closing line.'''
 
 
 def positive_int(text):
@@ -651,6 +699,8 @@ def add_command(sub, name, summary, description, epilog):
 def add_qemu_options(parser):
     parser.add_argument('--cpus', type=positive_int, default=4, metavar='N',
                         help='number of virtual CPUs, QEMU -smp (default 4)')
+    parser.add_argument('--mem', default=qemu.DEFAULT_MEM, metavar='SIZE',
+                        help=f'guest memory, QEMU -m (default {qemu.DEFAULT_MEM})')
     parser.add_argument('--timeout', type=positive_float, default=300, metavar='S',
                         help='seconds before QEMU is killed (default 300)')
     parser.add_argument('--icount', action='store_true',

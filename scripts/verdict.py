@@ -21,6 +21,7 @@ class Expectations:
     expect_failure: bool = False        # must end cleanly with failed tests
     expect_total: int | None = None     # exact number of cases reported
     expect_crash: list | None = None    # must panic; regexes the log must match
+    expect_log: list | None = None      # regexes the log must match
 
 
 @dataclass
@@ -119,6 +120,8 @@ def decide(happened, expect=None):
         _expect_failure(verdict)
     elif expect.expect_total is not None:
         _expect_total(verdict, expect.expect_total)
+    if expect.expect_log and verdict.expected is None:
+        _expect_log(verdict, happened, expect.expect_log)
     if happened.interrupted:
         verdict.code = EXIT_INTERRUPTED
     return verdict
@@ -204,10 +207,21 @@ def _expect_total(verdict, want):
         verdict.code = EXIT_ERROR
 
 
+def _missing(patterns, log):
+    return [p for p in patterns if not re.search(p, log, re.MULTILINE)]
+
+
+def _expect_log(verdict, happened, patterns):
+    """A run that passed must have printed every pattern."""
+    missing = _missing(patterns, happened.log)
+    if verdict.code == EXIT_OK and missing:
+        verdict.reasons.append(f'serial log lacks {missing[0]!r}')
+        verdict.code = EXIT_ERROR
+
+
 def _expect_crash(verdict, happened, patterns):
     """The kernel must panic and the serial log match every pattern."""
-    missing = [p for p in patterns
-               if not re.search(p, happened.log, re.MULTILINE)]
+    missing = _missing(patterns, happened.log)
     verdict.expected = 'crash'
     if happened.build_error:
         verdict.expect_problem = 'the build failed'
