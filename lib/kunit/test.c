@@ -219,18 +219,15 @@ bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test))
 	return true;
 }
 
+/* The glob is matched where it is, whatever its length: no copy to cut. */
 bool kunit_filter_match(const char *glob, const char *suite, const char *name)
 {
-	char pat[256];
-	char *dot;
+	const char *dot;
 
 	if (!glob || !*glob)
 		return true;
-	strscpy(pat, glob, sizeof(pat));
-	dot = strchr(pat, '.');
-	if (dot)
-		*dot = '\0';
-	if (!glob_match(pat, suite))
+	dot = strchr(glob, '.');
+	if (!glob_match_len(glob, dot ? dot - glob : strlen(glob), suite))
 		return false;
 	return !dot || !name || glob_match(dot + 1, name);
 }
