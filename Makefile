@@ -272,7 +272,7 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
-	$(Q)$(PYTHON) scripts/check_make_cmdline.py build/test-default
+	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
 # The long stress of the int3 protocol: 100,000 flips of 4 keys with readers

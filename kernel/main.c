@@ -45,7 +45,10 @@ void __init do_initcalls(void)
 	do_initcall_range(__initcall_start, __initcall_end);
 }
 
-/* bench=GLOB on the command line runs benchmarks instead of the tests. */
+/*
+ * bench=GLOB on the command line runs benchmarks instead of the tests.
+ * Returns the number of failures, or -ENOENT if nothing was selected.
+ */
 static int run_tests(void)
 {
 	if (bench_requested())
@@ -61,6 +64,8 @@ static int kernel_init(void *unused)
 	int failed = run_tests();
 
 	pr_notice("reboot: Power down\n");
+	if (failed < 0)
+		machine_power_off(QEMU_EXIT_NO_TESTS);
 	machine_power_off(failed ? QEMU_EXIT_TESTS_FAILED : QEMU_EXIT_SUCCESS);
 }
 

@@ -347,8 +347,7 @@ def cmd_run(args):
         filter=args.filter, kernel_args=args.kernel_args, cpus=args.cpus,
         mem=args.mem, timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
         raw_output=args.raw_output, no_build=args.no_build,
-        expect=Expectations(allow_empty=bool(args.filter),
-                            expect_failure=args.expect_failure))
+        expect=Expectations(expect_failure=args.expect_failure))
     verdict = execute_run(cfg)
     print(verdict.counts.final_line())
     return verdict.code
@@ -444,7 +443,7 @@ def load_plan(path):
 
 def entry_expectations(entry):
     """The Expectations of a plan entry (or of a verdicts.json case)."""
-    return Expectations(allow_empty=bool(entry.get('filter')),
+    return Expectations(allow_empty=entry.get('expect_total') == 0,
                         expect_failure=bool(entry.get('expect_failure')),
                         expect_total=entry.get('expect_total'),
                         expect_crash=entry.get('expect_crash'),
@@ -623,11 +622,13 @@ def cmd_selftest(args):
 EXIT_CODES_HELP = '''\
 exit codes:
   0    every test passed or was skipped, and QEMU exited with status 33
+       (or a plan run with expect_total 0 ran none)
   1    QEMU exited with status 35 and at least one test failed
   2    anything else: a crash, panic, triple fault or timeout; malformed or
        truncated KTAP; a QEMU status that contradicts the results; no test
-       ran (without a filter); an expectation not met (--expect_failure,
-       or a plan's expect_failure, expect_total, expect_crash)
+       ran (QEMU status 39 when the filters matched nothing); an
+       expectation not met (--expect_failure, or a plan's expect_failure,
+       expect_total, expect_crash, expect_log)
   3    the build failed (or --no_build found no kernel.iso)
   130  interrupted (Ctrl-C)
 The last line printed is always "N passed, N failed" (", N skipped" is

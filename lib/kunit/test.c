@@ -360,6 +360,17 @@ static int kunit_run_suite(struct kunit_suite *suite, int nr)
 	return fail;
 }
 
+/* The filters selected nothing: a run of no test must not pass. */
+static int kunit_report_none(void)
+{
+	if (filter_glob || filter_attr)
+		pr_err("kunit: no test matches kunit.filter_glob=%s kunit.filter=%s: nothing ran\n",
+		       filter_glob ? filter_glob : "", filter_attr ? filter_attr : "");
+	else
+		pr_err("kunit: no test is built in: nothing ran\n");
+	return -ENOENT;
+}
+
 int kunit_run_all_tests(void)
 {
 	struct kunit_suite *const *s;
@@ -372,6 +383,8 @@ int kunit_run_all_tests(void)
 		nr += kunit_filter_match(filter_glob, (*s)->name, NULL) &&
 		      kunit_count_cases(*s);
 	printk("KTAP version 1\n1..%d\n", nr);
+	if (!nr)
+		return kunit_report_none();
 	nr = 0;
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
 		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||
