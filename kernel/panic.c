@@ -18,6 +18,7 @@ void __noreturn panic(const char *fmt, ...)
 	va_list args;
 
 	local_irq_disable();
+	console_verbose();
 	this = smp_processor_id();
 	if (!atomic_try_cmpxchg(&panic_cpu, &old, this)) {
 		if (old == this) /* a panic while panicking: stop quietly */
@@ -55,6 +56,7 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 
 void __noreturn __bug(const char *file, int line, const char *cond)
 {
+	console_verbose();
 	pr_emerg("kernel BUG at %s:%d!%s%s\n", file, line,
 		 cond ? " BUG_ON: " : "", cond ? cond : "");
 	panic("BUG");

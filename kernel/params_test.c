@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The command line parser: words split and decoded as GRUB hands them over
- * (kernel/params.c), and a value sent by make through grub.cfg and GRUB
- * that must arrive as it was written (the "cmdline" run of tests/plan.json).
+ * (kernel/params.c), the setters' checks, and a value sent by make through
+ * grub.cfg and GRUB that must arrive as it was written (the "cmdline" run
+ * of tests/plan.json).
  */
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
@@ -75,6 +76,25 @@ static void params_test_open_quote(struct kunit *test)
 	PT_SPLIT(test, "a=b\\", { "a", "b\\" });
 }
 
+/* loglevel= outside 0..8 (or not a number) is refused; the level stays. */
+static void params_test_loglevel(struct kunit *test)
+{
+	static const char *const bad[] = { "9", "-1", "100", "x", "", "7x" };
+	int level = 5, i;
+	struct kernel_param kp = { .arg = &level };
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_LT_MSG(test, param_set_loglevel(bad[i], &kp), 0,
+				    "loglevel=%s", bad[i]);
+		KUNIT_EXPECT_EQ(test, level, 5);
+	}
+	KUNIT_EXPECT_EQ(test, param_set_loglevel("9", &kp), -ERANGE);
+	KUNIT_EXPECT_EQ(test, param_set_loglevel("0", &kp), 0);
+	KUNIT_EXPECT_EQ(test, level, 0);
+	KUNIT_EXPECT_EQ(test, param_set_loglevel("8", &kp), 0);
+	KUNIT_EXPECT_EQ(test, level, 8);
+}
+
 static char *pt_echo, *pt_echo_hex;
 core_param_named("params_test.echo", pt_echo, charp);
 core_param_named("params_test.echo_hex", pt_echo_hex, charp);
@@ -130,6 +150,7 @@ static struct kunit_case params_test_cases[] = {
 	KUNIT_CASE(params_test_grub_quoting),
 	KUNIT_CASE(params_test_quoted_value),
 	KUNIT_CASE(params_test_open_quote),
+	KUNIT_CASE(params_test_loglevel),
 	KUNIT_CASE(params_test_from_make),
 	{}
 };

@@ -39,6 +39,9 @@ int param_set_charp(const char *val, const struct kernel_param *kp);
 	__kernel_param(#name, param_set_##type, &(var), NULL)
 #define core_param_named(pname, var, type) \
 	__kernel_param(pname, param_set_##type, &(var), NULL)
+/* "name=value" calls setter(value, kp) with kp->arg == &var. */
+#define core_param_cb(pname, setter, var) \
+	__kernel_param(pname, setter, &(var), NULL)
 
 /* __setup("name", fn): fn(value) for "name=value", fn("") for "name". */
 #define __setup(str, fn) __kernel_param(str, NULL, NULL, fn)
