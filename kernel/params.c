@@ -9,6 +9,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/setup.h>
 
@@ -41,11 +42,12 @@ int param_set_ulong(const char *val, const struct kernel_param *kp)
 	return kstrtoul(val, 0, kp->arg);
 }
 
+/* "name" alone, or name=1, y, Y, on / 0, n, N, off; nothing else. */
 int param_set_bool(const char *val, const struct kernel_param *kp)
 {
 	bool *b = kp->arg;
 
-	if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "y") ||
+	if (!val || !strcmp(val, "1") || !strcmp(val, "y") ||
 	    !strcmp(val, "Y") || !strcmp(val, "on"))
 		*b = true;
 	else if (!strcmp(val, "0") || !strcmp(val, "n") || !strcmp(val, "N") ||
@@ -84,23 +86,30 @@ static void param_refused(const char *name, const char *val, int err)
 	       val ? "=" : "", val ? val : "", why, err);
 }
 
+/* One word for kp; a refused value is reported and changes nothing. */
+static void param_apply(const struct kernel_param *kp, char *name, char *val)
+{
+	int ret;
+
+	if (kp->setup)
+		ret = kp->setup(val ? val : name + strlen(name));
+	else if (!val && kp->set != param_set_bool)
+		ret = -EINVAL;
+	else
+		ret = kp->set(val, kp);
+	if (ret)
+		param_refused(name, val, ret);
+}
+
 static int apply_param(char *name, char *val)
 {
 	const struct kernel_param *kp;
-	int ret;
 
 	for (kp = __start___param; kp < __stop___param; kp++) {
-		if (!param_name_eq(kp->name, name))
-			continue;
-		if (kp->setup)
-			ret = kp->setup(val ? val : name + strlen(name));
-		else if (!val && kp->set != param_set_bool)
-			ret = -EINVAL;
-		else
-			ret = kp->set(val, kp);
-		if (ret)
-			param_refused(name, val, ret);
-		return 0;
+		if (param_name_eq(kp->name, name)) {
+			param_apply(kp, name, val);
+			return 0;
+		}
 	}
 	pr_warn("Unknown kernel command line parameter \"%s%s%s\"\n", name,
 		val ? "=" : "", val ? val : "");
@@ -163,6 +172,27 @@ char *next_arg(char *args, char **param, char **val)
 	if (*val)
 		*(*val)++ = '\0';
 	return end;
+}
+
+/* A charp value would point into the copy, freed on return. */
+int parse_args_for(const char *cmdline, const struct kernel_param *kp)
+{
+	size_t size = strlen(cmdline) + 1;
+	char *buf = kmalloc(size, GFP_KERNEL), *s, *name, *val;
+	int found = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, cmdline, size);
+	for (s = next_arg(buf, &name, &val); name;
+	     s = next_arg(s, &name, &val)) {
+		if (!param_name_eq(kp->name, name))
+			continue;
+		param_apply(kp, name, val);
+		found++;
+	}
+	kfree(buf);
+	return found;
 }
 
 int parse_args(const char *cmdline)

@@ -76,6 +76,66 @@ static void params_test_open_quote(struct kunit *test)
 	PT_SPLIT(test, "a=b\\", { "a", "b\\" });
 }
 
+/* The spellings moduleparam.h documents, and nothing else. */
+static void params_test_bool(struct kunit *test)
+{
+	static const char *const on[] = { "1", "y", "Y", "on" };
+	static const char *const off[] = { "0", "n", "N", "off" };
+	static const char *const bad[] = { "", "2", "yes", "true", "ON", "of" };
+	bool b;
+	struct kernel_param kp = { .arg = &b };
+	int i;
+
+	b = false;
+	KUNIT_EXPECT_EQ(test, param_set_bool(NULL, &kp), 0);
+	KUNIT_EXPECT_TRUE(test, b);
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		b = false;
+		KUNIT_EXPECT_EQ_MSG(test, param_set_bool(on[i], &kp), 0, "%s",
+				    on[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, b, "%s", on[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(off); i++) {
+		b = true;
+		KUNIT_EXPECT_EQ_MSG(test, param_set_bool(off[i], &kp), 0, "%s",
+				    off[i]);
+		KUNIT_EXPECT_FALSE_MSG(test, b, "%s", off[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		b = true;
+		KUNIT_EXPECT_EQ_MSG(test, param_set_bool(bad[i], &kp), -EINVAL,
+				    "\"%s\"", bad[i]);
+		KUNIT_EXPECT_TRUE(test, b);
+	}
+}
+
+/*
+ * parse_args_for() gives a parameter what boot gave it: every word that
+ * names it, in order ('-' and '_' alike), a refused one changing nothing.
+ */
+static void params_test_parse_for(struct kunit *test)
+{
+	bool b = true;
+	const struct kernel_param kp = { .name = "pt_x.on",
+					 .set = param_set_bool,
+					 .arg = &b };
+
+	KUNIT_EXPECT_EQ(test, parse_args_for("a=1 pt-x.on=0 b", &kp), 1);
+	KUNIT_EXPECT_FALSE(test, b);
+	KUNIT_EXPECT_EQ(test, parse_args_for("pt_x.on=0 pt-x.on=on", &kp), 2);
+	KUNIT_EXPECT_TRUE(test, b);
+	KUNIT_EXPECT_EQ(test, parse_args_for("pt_x.on=off pt_x.on=bogus", &kp),
+			2);
+	KUNIT_EXPECT_FALSE(test, b);
+	KUNIT_EXPECT_EQ(test, parse_args_for("pt_x.on", &kp), 1);
+	KUNIT_EXPECT_TRUE(test, b);
+	KUNIT_EXPECT_EQ(test, parse_args_for("\"pt_x.on=n\" pt_x.onx=1", &kp),
+			1);
+	KUNIT_EXPECT_FALSE(test, b);
+	KUNIT_EXPECT_EQ(test, parse_args_for("", &kp), 0);
+	KUNIT_EXPECT_FALSE(test, b);
+}
+
 /* loglevel= outside 0..8 (or not a number) is refused; the level stays. */
 static void params_test_loglevel(struct kunit *test)
 {
@@ -150,6 +210,8 @@ static struct kunit_case params_test_cases[] = {
 	KUNIT_CASE(params_test_grub_quoting),
 	KUNIT_CASE(params_test_quoted_value),
 	KUNIT_CASE(params_test_open_quote),
+	KUNIT_CASE(params_test_bool),
+	KUNIT_CASE(params_test_parse_for),
 	KUNIT_CASE(params_test_loglevel),
 	KUNIT_CASE(params_test_from_make),
 	{}

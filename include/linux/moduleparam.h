@@ -6,7 +6,8 @@
 #include <linux/types.h>
 
 /*
- * Kernel command line parameters, "name=value" or "name" (for bools). Each
+ * Kernel command line parameters, "name=value" or "name" (for bools:
+ * "name" alone is true, and the values are 1, y, Y, on / 0, n, N, off). Each
  * registered parameter is a struct kernel_param in the __param section; the
  * parser (kernel/params.c) matches names exactly ('-' and '_' are the same)
  * and calls the setter, which returns 0 or a negative errno.
@@ -58,5 +59,12 @@ extern char saved_command_line[];
  * when there was no word left.
  */
 char *next_arg(char *args, char **param, char **val);
+/*
+ * Parses cmdline again for kp alone, as parse_args() did (every word that
+ * names it, in order, through its setter), into kp->arg: a test reads the
+ * value the line asks for there, not by searching the text. Returns how
+ * many words named kp, or -ENOMEM.
+ */
+int parse_args_for(const char *cmdline, const struct kernel_param *kp);
 
 #endif /* _LINUX_MODULEPARAM_H */
