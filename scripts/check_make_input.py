@@ -12,12 +12,14 @@ at all with QEMU=true.  Exit status 1 if a case fails.
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 WORK = REPO_ROOT / 'build' / 'make-input'
+TIMEOUT = 120       # a boot that hangs fails its case
 
 
 def cases(work):
@@ -47,6 +49,9 @@ def cases(work):
              vars={'CMDLINE': 'kunit.filter_glob=no_such_suite', 'CPUS': '1'},
              fails=True, says='kunit: no test matches kunit.filter_glob='
                               'no_such_suite kunit.filter=speed>slow'),
+        dict(name='make run, too little memory for GRUB', target='run',
+             vars={'MEM': '2M', 'CPUS': '1'}, fails=True,
+             says='grub: cannot load the kernel'),
     ]
 
 
@@ -57,12 +62,19 @@ def run_case(build, work, case):
     goal = str(iso_dir / 'cmdline') if target == 'cmdline' else target
     argv = ['make', f'O={build}', f'ISO_DIR={iso_dir}']
     argv += [f'{key}={value}' for key, value in case['vars'].items()]
-    proc = subprocess.run(argv + [goal], cwd=REPO_ROOT,
-                          stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, errors='replace')
+    with subprocess.Popen(argv + [goal], cwd=REPO_ROOT,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, errors='replace',
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)     # make, QEMU and all
+            out, err = proc.communicate()
+            err += f'\n(killed after {TIMEOUT}s)'
     path = iso_dir / 'cmdline'
     words = path.read_text().rstrip('\n') if path.is_file() else None
-    return proc, words
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err), words
 
 
 def problems_of(case, proc, words, pwned):

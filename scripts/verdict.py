@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from ktap import Counts
-from qemu import (STATUS_FAIL, STATUS_NO_TESTS, STATUS_PANIC, STATUS_PASS,
-                  STATUS_RESET, QemuResult)
+from qemu import (STATUS_FAIL, STATUS_NO_KERNEL, STATUS_NO_TESTS,
+                  STATUS_PANIC, STATUS_PASS, STATUS_RESET, QemuResult)
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR, EXIT_BUILD = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -182,6 +182,9 @@ def _status_reason(status, where):
         return f'kernel panic (QEMU exit status {status}) {where}'
     if status == STATUS_RESET:
         return f'crash: triple fault or reset (QEMU exit status 0) {where}'
+    if status == STATUS_NO_KERNEL:
+        return ('boot failed: GRUB could not load the kernel (QEMU exit '
+                f'status {status}; out of memory: too little RAM) {where}')
     if status < 0:
         return f'QEMU killed by signal {-status} {where}'
     if status not in (STATUS_PASS, STATUS_FAIL, STATUS_NO_TESTS):
