@@ -12,7 +12,10 @@ srctree := $(CURDIR)
 O ?= build
 override O := $(patsubst %/,%,$(O))
 KCONFIG_CONFIG ?= $(O)/.config
-export KCONFIG_CONFIG
+# kconfiglib reads $KCONFIG_CONFIG: it gets it on its own command lines and
+# is not exported, so that the makes a recipe starts with another O= (the
+# test runner's builds) use their own .config, not this one.
+KCONFIG = KCONFIG_CONFIG=$(KCONFIG_CONFIG) $(PYTHON) -m
 
 ifeq ($(V),1)
 Q :=
@@ -102,13 +105,13 @@ KCONFIG_DEPS := $(shell find . -name Kconfig -not -path './$(O)/*')
 $(KCONFIG_CONFIG):
 	@echo "  no $(KCONFIG_CONFIG): using arch/x86/configs/defconfig"
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig >/dev/null
+	$(Q)$(KCONFIG) defconfig --kconfig Kconfig arch/x86/configs/defconfig >/dev/null
 
 $(O)/include/config/auto.conf: $(KCONFIG_CONFIG) $(KCONFIG_DEPS)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(O)/include/generated $(O)/include/config
-	$(Q)$(PYTHON) -m olddefconfig Kconfig >/dev/null
-	$(Q)$(PYTHON) -m genconfig --header-path $(O)/include/generated/autoconf.h \
+	$(Q)$(KCONFIG) olddefconfig Kconfig >/dev/null
+	$(Q)$(KCONFIG) genconfig --header-path $(O)/include/generated/autoconf.h \
 		--config-out $(O)/include/config/auto.conf \
 		--sync-deps $(O)/include/config/sym Kconfig
 	$(Q)touch $@
@@ -118,14 +121,14 @@ $(O)/include/generated/autoconf.h: $(O)/include/config/auto.conf ;
 PHONY += defconfig olddefconfig menuconfig savedefconfig oldconfig fragconfig
 defconfig:
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig
+	$(Q)$(KCONFIG) defconfig --kconfig Kconfig arch/x86/configs/defconfig
 
 olddefconfig oldconfig menuconfig:
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m $@ Kconfig
+	$(Q)$(KCONFIG) $@ Kconfig
 
 savedefconfig:
-	$(Q)$(PYTHON) -m savedefconfig --kconfig Kconfig --out $(O)/defconfig
+	$(Q)$(KCONFIG) savedefconfig --kconfig Kconfig --out $(O)/defconfig
 	@echo "  wrote $(O)/defconfig"
 
 # make fragconfig FRAGMENTS="a.config b.config": defconfig plus fragments.
