@@ -236,9 +236,13 @@ def resolve_fragment(name, bases):
 def _run_logged(cmd, log):
     log.write(f'$ {shlex.join(cmd)}\n')
     log.flush()
+    # Each build keeps its .config in its own O=: an inherited
+    # KCONFIG_CONFIG would make them all share one.
+    env = {k: v for k, v in os.environ.items() if k != 'KCONFIG_CONFIG'}
     try:
         return subprocess.run(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                              stdout=log, stderr=subprocess.STDOUT).returncode == 0
+                              stdout=log, stderr=subprocess.STDOUT,
+                              env=env).returncode == 0
     except OSError as exc:
         log.write(f'cannot run {cmd[0]}: {exc.strerror}\n')
         return False
@@ -265,8 +269,12 @@ def build_kernel(cfg):
         return f'kconfig fragment not found: {", ".join(missing)}'
     steps, what = build_steps(cfg)
     log_path = cfg.build_dir / 'build.log'
+    cmdline = f'"{cfg.cmdline}"'
+    if len(cfg.cmdline) > 200:
+        cmdline = (f'"{cfg.cmdline[:80]}...{cfg.cmdline[-80:]}" '
+                   f'({len(cfg.cmdline)} characters)')
     print(f'[build] {display_path(cfg.build_dir)}: {what}; '
-          f'cmdline: "{cfg.cmdline}" ... ', end='', flush=True)
+          f'cmdline: {cmdline} ... ', end='', flush=True)
     start = time.monotonic()
     with open(log_path, 'w', encoding='utf-8') as log:
         for cmd in steps:
