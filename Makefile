@@ -316,7 +316,7 @@ help:
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux (the default)'
-	@echo '  iso            - build $(O)/kernel.iso with CMDLINE="..."'
+	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..."'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
 	@echo '  olddefconfig   - update .config, new symbols take their defaults'
@@ -329,7 +329,8 @@ help:
 	@echo '  clean          - remove build products, keep .config'
 	@echo '  mrproper       - remove $(O) entirely'
 	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
-	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters"'
+	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters" (passed as written),'
+	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O)'
 
 PHONY += FORCE
 FORCE:
