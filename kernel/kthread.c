@@ -134,6 +134,32 @@ void kthread_bind(struct task_struct *t, unsigned int cpu)
 	t->flags |= PF_NO_SETAFFINITY;
 }
 
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
+					  void *data, unsigned int cpu,
+					  const char *namefmt)
+{
+	struct task_struct *t;
+
+	if (!cpu_online(cpu))
+		return ERR_PTR(-EINVAL);
+	t = kthread_create(threadfn, data, namefmt, cpu);
+	if (!IS_ERR(t))
+		kthread_bind(t, cpu);
+	return t;
+}
+
+struct task_struct *kthread_run_on_cpu(int (*threadfn)(void *data),
+				       void *data, unsigned int cpu,
+				       const char *namefmt)
+{
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(threadfn, data, cpu, namefmt);
+	if (!IS_ERR(t))
+		wake_up_process(t);
+	return t;
+}
+
 bool kthread_should_stop(void)
 {
 	return kthread_test(current->kthread, KTHREAD_SHOULD_STOP);

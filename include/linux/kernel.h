@@ -37,4 +37,16 @@ unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base);
 
 void __noreturn panic(const char *fmt, ...) __printf(1, 2) __cold;
 
+/*
+ * How far the boot has come. Until SYSTEM_SCHEDULING everything runs in
+ * the boot CPU's idle context, where nothing may sleep and nothing needs
+ * to (no lock is contended): might_sleep() checks start there.
+ */
+enum system_states {
+	SYSTEM_BOOTING,
+	SYSTEM_SCHEDULING, /* rest_init(): the first kthread exists */
+	SYSTEM_RUNNING, /* the init thread runs */
+};
+extern enum system_states system_state;
+
 #endif /* _LINUX_KERNEL_H */

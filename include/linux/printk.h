@@ -27,6 +27,9 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list args) __printf(1, 0);
 void console_loglevel_set(int level);
+/* The log of everything printed: a position in it, and a search since one. */
+u64 printk_log_end(void);
+bool printk_log_contains(u64 pos, const char *s);
 
 #define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)

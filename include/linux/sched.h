@@ -100,6 +100,20 @@ void sched_fold_need_resched(void);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
 
+/*
+ * might_sleep(): marks a function that may sleep. Called where sleeping is
+ * not allowed (preemption or interrupts disabled, a spinlock held, an
+ * interrupt handler, the idle task), it WARNs once per caller: "sleeping
+ * function called from invalid context", with the file and line of the
+ * check and the caller (%pS). The caller is the return address of the
+ * function that contains the check, so put it in the sleeping function
+ * itself, not in a helper of it.
+ */
+void __might_sleep(const char *file, int line, unsigned long caller);
+#define might_sleep() __might_sleep(__FILE__, __LINE__, _RET_IP_)
+/* True if the current context may sleep (what might_sleep() checks). */
+bool sched_may_sleep(void);
+
 /* Task life (kernel/sched/task.c). */
 #define THREAD_SIZE (16 * 1024)
 struct task_struct *task_create(int (*fn)(void *), void *arg, unsigned int cpu);

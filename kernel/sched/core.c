@@ -37,11 +37,15 @@ struct rq {
 	struct sched_stats stats;
 };
 
-DEFINE_PER_CPU(struct task_struct *, current_task);
+static struct task_struct idle_tasks[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .flags = PF_IDLE | PF_KTHREAD },
+};
+/* Valid from the first instruction: the boot context is swapper/0. */
+DEFINE_PER_CPU(struct task_struct *, current_task) = &idle_tasks[0];
 DEFINE_PER_CPU(int, __preempt_count) = PREEMPT_ENABLED;
 DEFINE_PER_CPU(int, sched_need_resched);
 static DEFINE_PER_CPU(struct rq, runqueues);
-static struct task_struct idle_tasks[NR_CPUS];
+enum system_states system_state;
 
 static struct rq *cpu_rq(unsigned int cpu)
 {
@@ -176,6 +180,51 @@ static void __schedule(bool preempt)
 		finish_task_switch(prev);
 	}
 	rq_unlock(rq, flags);
+}
+
+bool sched_may_sleep(void)
+{
+	return preemptible() && !(current->flags & PF_IDLE);
+}
+
+/* The callers might_sleep() reported, so that each is reported once. */
+#define MIGHT_SLEEP_RECORD 64
+static unsigned long might_sleep_seen[MIGHT_SLEEP_RECORD];
+static DEFINE_SPINLOCK(might_sleep_lock);
+
+/* True the first time caller is seen; past the record's end, always. */
+static bool might_sleep_first(unsigned long caller)
+{
+	unsigned long flags;
+	bool first = true;
+	unsigned int i;
+
+	spin_lock_irqsave(&might_sleep_lock, flags);
+	for (i = 0; i < MIGHT_SLEEP_RECORD && might_sleep_seen[i]; i++)
+		if (might_sleep_seen[i] == caller) {
+			first = false;
+			break;
+		}
+	if (first && i < MIGHT_SLEEP_RECORD)
+		might_sleep_seen[i] = caller;
+	spin_unlock_irqrestore(&might_sleep_lock, flags);
+	return first;
+}
+
+void __might_sleep(const char *file, int line, unsigned long caller)
+{
+	int pc = preempt_count();
+	bool irqs_off = irqs_disabled();
+
+	if (system_state < SYSTEM_SCHEDULING || sched_may_sleep())
+		return;
+	if (!might_sleep_first(caller))
+		return;
+	__warn(file, line, caller,
+	       "BUG: sleeping function called from invalid context by %pS\n"
+	       "in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s, preempt_count: %#x\n",
+	       (void *)caller, pc != 0, irqs_off, current->pid, current->comm,
+	       pc);
 }
 
 void schedule(void)

@@ -424,6 +424,12 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 {
 	struct tp_alias alias = {};
 
+	/*
+	 * Not preemptible, although text_mutex sleeps: in step 4 the other
+	 * CPUs spin, parked, until this one releases them, and the alias
+	 * mapping is flushed from this CPU's TLB only.
+	 */
+	preempt_disable();
 	bp_arm(vec, nr);
 	text_poke_pass(&alias, vec, nr, TP_INT3);
 	text_poke_sync();
@@ -436,6 +442,7 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	bp_retire();
 	text_poke_stats.batches++;
 	text_poke_stats.sites += nr;
+	preempt_enable();
 }
 
 /* Eight times the room, or false if memory ran out. */
