@@ -270,7 +270,7 @@ STRESS_FLIPS ?= 100000
 stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
 		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
-		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000'
+		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000 kunit.timeout=0'
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.

@@ -74,6 +74,15 @@ static void kthread_wait(struct kthread *k, int bit)
 	__set_current_state(TASK_RUNNING);
 }
 
+void __noreturn kthread_exit(int result)
+{
+	struct kthread *k = current->kthread;
+
+	k->result = result;
+	kthread_signal(k, KTHREAD_EXITED);
+	do_exit();
+}
+
 /* Every kthread's first C function: threadfn unless stopped before. */
 static int kthread_entry(void *arg)
 {
@@ -82,9 +91,7 @@ static int kthread_entry(void *arg)
 
 	if (!kthread_test(k, KTHREAD_SHOULD_STOP))
 		ret = k->threadfn(k->data);
-	k->result = ret;
-	kthread_signal(k, KTHREAD_EXITED);
-	do_exit();
+	kthread_exit(ret);
 }
 
 static unsigned int kthread_pick_cpu(void)
@@ -186,6 +193,7 @@ int kthread_stop(struct task_struct *t)
 	struct kthread *k = t->kthread;
 	int ret;
 
+	might_sleep();
 	WARN_ONCE(
 		kthread_test(k, KTHREAD_EXITED),
 		"kthread_stop(%s/%d) from %pS: the thread has exited already\n",
@@ -221,6 +229,7 @@ int kthread_park(struct task_struct *t)
 {
 	struct kthread *k = t->kthread;
 
+	might_sleep();
 	if (WARN_ON_ONCE(kthread_test(k, KTHREAD_EXITED)))
 		return -ENOSYS;
 	kthread_set(k, KTHREAD_SHOULD_PARK);

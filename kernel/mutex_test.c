@@ -6,6 +6,7 @@
  * rather than hang.
  */
 #include <linux/kernel.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -216,6 +217,14 @@ static noinline void mt_lock_under_spinlock(void)
 	spin_unlock(&lock);
 }
 
+/* c is done: the wait takes it without sleeping, but it might have. */
+static noinline void mt_wait_preempt_off(struct completion *c)
+{
+	preempt_disable();
+	wait_for_completion(c);
+	preempt_enable();
+}
+
 static noinline void mt_might_sleep_irqs_off(void)
 {
 	unsigned long flags;
@@ -233,6 +242,7 @@ static void mutex_test_might_sleep(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
 	u64 log = printk_log_end();
+	DECLARE_COMPLETION_ONSTACK(done);
 	char name[64];
 
 	might_sleep();
@@ -257,6 +267,14 @@ static void mutex_test_might_sleep(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, printk_log_contains(log, name));
 	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
 		"in_atomic(): 0, irqs_disabled(): 1"));
+
+	log = printk_log_end();
+	complete(&done);
+	mt_wait_preempt_off(&done);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 3);
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
+		"BUG: sleeping function called from invalid context by mt_wait_preempt_off+"));
+	KUNIT_EXPECT_FALSE(test, completion_done(&done));
 	KUNIT_EXPECT_TRUE(test, sched_may_sleep());
 }
 

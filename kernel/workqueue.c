@@ -183,6 +183,7 @@ static bool __flush_work(struct work_struct *work, unsigned long caller)
 
 bool flush_work(struct work_struct *work)
 {
+	might_sleep();
 	return __flush_work(work, _RET_IP_);
 }
 
@@ -190,6 +191,7 @@ bool flush_delayed_work(struct delayed_work *dwork)
 {
 	unsigned long flags;
 
+	might_sleep();
 	spin_lock_irqsave(&wq_lock, flags);
 	del_timer(&dwork->timer);
 	__delayed_work_settle(dwork);
@@ -216,11 +218,13 @@ static bool __cancel_sync(struct work_struct *work, struct timer_list *timer,
 
 bool cancel_work_sync(struct work_struct *work)
 {
+	might_sleep();
 	return __cancel_sync(work, NULL, _RET_IP_);
 }
 
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
+	might_sleep();
 	return __cancel_sync(&dwork->work, &dwork->timer, _RET_IP_);
 }
 

@@ -359,7 +359,7 @@ PLAN_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.+-]*')
 PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
              'timeout': (int, float), 'expect_total': int,
-             'expect_crash': list}
+             'expect_crash': list, 'expect_log': list}
 
 
 def _check_plan_value(where, key, value):
@@ -367,7 +367,7 @@ def _check_plan_value(where, key, value):
     wrong_bool = isinstance(value, bool) and expected is not bool
     if wrong_bool or not isinstance(value, expected):
         raise PlanError(f'{where}: "{key}" has the wrong type')
-    if key in ('kconfig_add', 'kernel_args', 'expect_crash'):
+    if key in ('kconfig_add', 'kernel_args', 'expect_crash', 'expect_log'):
         if not all(isinstance(item, str) for item in value):
             raise PlanError(f'{where}: "{key}" must be a list of strings')
     if key in ('cpus', 'timeout') and value <= 0:
@@ -412,7 +412,8 @@ def entry_expectations(entry):
     return Expectations(allow_empty=bool(entry.get('filter')),
                         expect_failure=bool(entry.get('expect_failure')),
                         expect_total=entry.get('expect_total'),
-                        expect_crash=entry.get('expect_crash'))
+                        expect_crash=entry.get('expect_crash'),
+                        expect_log=entry.get('expect_log'))
 
 
 def plan_run_config(entry, args, plan_dir):
@@ -585,7 +586,8 @@ exit codes:
   2    anything else: a crash, panic, triple fault or timeout; malformed or
        truncated KTAP; a QEMU status that contradicts the results; no test
        ran (without a filter); an expectation not met (--expect_failure,
-       or a plan's expect_failure, expect_total, expect_crash)
+       or a plan's expect_failure, expect_total, expect_crash,
+       expect_log)
   3    the build failed (or --no_build found no kernel.iso)
   130  interrupted (Ctrl-C)
 The last line printed is always "N passed, N failed" (", N skipped" is
@@ -611,6 +613,9 @@ FILE is a non-empty JSON list of runs, each an object with the keys:
   expect_total    the exact number of cases the run must report
   expect_crash    list of regexes (multi-line mode): the kernel must panic
                   and the serial log match every one
+  expect_log      list of regexes (multi-line mode) the serial log must
+                  match, besides what the other keys expect (an oops that
+                  failed one case, with expect_failure)
 Unknown keys draw a warning; a wrongly typed value rejects the plan.  The
 exit code is the worst of the runs' codes; the closing line adds up the
 runs, with one failure for a run that crashed, timed out, produced
@@ -623,7 +628,7 @@ LINE" (the last line of output) and "kunit-selftest-expect-output: TEXT"
 (a fragment the output must contain; repeatable), which it must match.
 DIR/{VERDICT_CASES} lists cases for the run verdict: a sample "log", a QEMU
 "status", "timed_out", "interrupted", "build_error", the plan keys
-"filter", "expect_failure", "expect_total", "expect_crash", and what
+"filter", "expect_failure", "expect_total", "expect_crash", "expect_log", and what
 decide() must return: the exit "code", the plan-table line "describe" and
 "plan_counts", what the run adds to a plan's closing line.'''
 

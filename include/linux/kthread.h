@@ -49,6 +49,8 @@ struct task_struct *kthread_run_on_cpu(int (*threadfn)(void *data),
 				       const char *namefmt);
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
+/* Ends the current kthread as if its threadfn had returned result. */
+void __noreturn kthread_exit(int result);
 /* Sleeps until kthread_stop() is called on the current kthread. */
 void kthread_wait_stop(void);
 int kthread_park(struct task_struct *k);

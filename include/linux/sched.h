@@ -33,9 +33,11 @@
 #define PF_IDLE 0x00000002 /* the CPU's idle task */
 #define PF_KTHREAD 0x00200000
 #define PF_NO_SETAFFINITY 0x04000000 /* kthread_bind()ed */
+#define PF_OOPS_EXITS 0x08000000 /* an oops ends the kthread, not the kernel */
 
 #define TASK_COMM_LEN 16
 
+struct completion;
 struct kthread;
 
 struct task_struct {
@@ -53,6 +55,7 @@ struct task_struct {
 	struct list_head run_list; /* on the run queue, or the dead list */
 	atomic_t usage; /* references; the last put frees the struct */
 	struct kthread *kthread;
+	struct completion *exit_done; /* completed by do_exit(), if set */
 	char comm[TASK_COMM_LEN];
 };
 

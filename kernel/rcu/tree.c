@@ -199,17 +199,20 @@ static void rcu_wait_behind_cbs(void)
 
 void synchronize_rcu(void)
 {
+	/* The misuse that would deadlock is named as such; then the rest. */
 	if (WARN_ONCE(
 		    rcu_read_lock_held(),
 		    "synchronize_rcu() inside an RCU reader, called from %pS\n",
 		    __builtin_return_address(0)))
 		return;
+	might_sleep();
 	rcu_wait_behind_cbs();
 }
 
 /* Callbacks run in queue order, so the waker runs after all earlier ones. */
 void rcu_barrier(void)
 {
+	might_sleep();
 	rcu_wait_behind_cbs();
 }
 

@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) "sched: " fmt
 
 #include <linux/kernel.h>
+#include <linux/completion.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
@@ -391,6 +392,8 @@ void sched_take_dead(struct list_head *out)
 /* The end of a task: never returns; its stack is freed after the switch. */
 void __noreturn do_exit(void)
 {
+	if (current->exit_done)
+		complete(current->exit_done);
 	preempt_disable();
 	__set_current_state(TASK_DEAD);
 	__schedule(false);
