@@ -21,6 +21,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
@@ -355,6 +356,225 @@ static void cht_test_callbacks(struct kunit *test)
 						NULL), -EINVAL);
 }
 
+static DEFINE_STATIC_KEY_DEFERRED_FALSE(cht_deferred, HZ / 10);
+
+static int cht_deferred_fn(void *data)
+{
+	static_branch_deferred_inc(&cht_deferred);
+	static_branch_slow_dec_deferred(&cht_deferred); /* armed here */
+	complete(data);
+	kthread_wait_stop();
+	return 0;
+}
+
+static bool cht_deferred_off(void *unused)
+{
+	return !static_key_enabled(&cht_deferred.key);
+}
+
+/* A deferred key's dec pending on the CPU when it goes still happens. */
+static void cht_test_deferred_key(struct kunit *test)
+{
+	DECLARE_COMPLETION_ONSTACK(armed);
+	struct task_struct *t;
+
+	t = kthread_run_on_cpu(cht_deferred_fn, &armed, CHT_CPU, "cht_def/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&armed, 5 * HZ), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&cht_deferred.key));
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&cht_deferred.work));
+	KUNIT_ASSERT_EQ(test, remove_cpu(CHT_CPU), 0);
+	KUNIT_EXPECT_TRUE(test, cht_wait(cht_deferred_off, NULL));
+	KUNIT_EXPECT_EQ(test, static_key_count(&cht_deferred.key.key), 0);
+	KUNIT_EXPECT_EQ(test, add_cpu(CHT_CPU), 0);
+	kthread_stop(t);
+}
+
+/*
+ * The stress. A flipper toggles cht_key, a cycler takes CPUs 1..3 down
+ * and up, a reader per CPU checks the key's two sites against what the
+ * flipper published (a flip in flight, or one completed meanwhile,
+ * excuses a difference), a timer and a delayed work re-arm themselves on
+ * the next CPU. All threads start bound; the hotplug moves them.
+ */
+struct cht_stress {
+	bool stop;
+	int in_flight; /* a flip is being made */
+	unsigned long gen; /* flips completed */
+	int state; /* cht_key's state after them */
+	atomic_t violations;
+	atomic_t passes;
+	atomic_t readers;
+	unsigned int cycles_done;
+	int cycle_error;
+	struct timer_list timer;
+	atomic_t timer_fires;
+	struct delayed_work dwork;
+	atomic_t work_runs;
+};
+
+static struct cht_stress cht_s;
+
+static int cht_reader_fn(void *data)
+{
+	struct cht_stress *s = data;
+	unsigned int i = 0;
+
+	while (!READ_ONCE(s->stop)) {
+		unsigned long gen = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
+		int state = READ_ONCE(s->state), got;
+
+		if (READ_ONCE(s->in_flight))
+			continue;
+		got = cht_site() + 2 * cht_site_long();
+		barrier();
+		if (!READ_ONCE(s->in_flight) &&
+		    __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE) == gen &&
+		    got != (state ? 3 : 0))
+			atomic_inc(&s->violations);
+		atomic_inc(&s->passes);
+		if (!(++i % 1024))
+			msleep(1);
+	}
+	atomic_dec(&s->readers);
+	kthread_wait_stop();
+	return 0;
+}
+
+static int cht_flipper_fn(void *data)
+{
+	struct cht_stress *s = data;
+
+	while (!READ_ONCE(s->stop)) {
+		int on = !s->state;
+
+		WRITE_ONCE(s->in_flight, 1);
+		barrier();
+		if (on)
+			static_branch_enable(&cht_key);
+		else
+			static_branch_disable(&cht_key);
+		WRITE_ONCE(s->state, on);
+		__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
+		WRITE_ONCE(s->in_flight, 0);
+		msleep(1);
+	}
+	kthread_wait_stop();
+	return 0;
+}
+
+static unsigned int cht_next_online(unsigned int cpu)
+{
+	do
+		cpu = (cpu + 1) % NR_CPUS;
+	while (!cpu_online(cpu));
+	return cpu;
+}
+
+static void cht_stress_timer_fn(struct timer_list *t)
+{
+	struct cht_stress *s = from_timer(s, t, timer);
+
+	atomic_inc(&s->timer_fires);
+	if (!READ_ONCE(s->stop)) {
+		t->expires = jiffies + 1;
+		add_timer_on(t, cht_next_online(smp_processor_id()));
+	}
+}
+
+static void cht_stress_work_fn(struct work_struct *w)
+{
+	struct cht_stress *s = container_of(w, struct cht_stress, dwork.work);
+
+	atomic_inc(&s->work_runs);
+	if (!READ_ONCE(s->stop))
+		queue_delayed_work_on(cht_next_online(smp_processor_id()),
+				      system_wq, &s->dwork, 1);
+}
+
+static int cht_cycler_fn(void *data)
+{
+	struct cht_stress *s = data;
+	unsigned int i, cpu;
+	int ret;
+
+	for (i = 0; i < cht_cycles && !s->cycle_error; i++) {
+		cpu = 1 + i % 3;
+		if (!cpu_possible(cpu))
+			continue;
+		ret = remove_cpu(cpu);
+		if (!ret)
+			ret = add_cpu(cpu);
+		if (ret)
+			s->cycle_error = ret;
+		WRITE_ONCE(s->cycles_done, i + 1);
+	}
+	WRITE_ONCE(s->stop, true);
+	kthread_wait_stop();
+	return 0;
+}
+
+static void cht_test_stress(struct kunit *test)
+{
+	struct cht_stress *s = &cht_s;
+	struct task_struct *reader[NR_CPUS], *flipper, *cycler;
+	unsigned int cpu, n = 0, timer_fires, work_runs;
+	u64 start = ktime_get_ns();
+	int v[NR_CPUS];
+
+	memset(s, 0, sizeof(*s));
+	atomic_set(&s->violations, 0);
+	atomic_set(&s->passes, 0);
+	atomic_set(&s->readers, 0);
+	atomic_set(&s->timer_fires, 0);
+	atomic_set(&s->work_runs, 0);
+	for_each_online_cpu(cpu) {
+		reader[n] = kthread_run_on_cpu(cht_reader_fn, s, cpu,
+					       "cht_read/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(reader[n]));
+		atomic_inc(&s->readers);
+		n++;
+	}
+	timer_setup(&s->timer, cht_stress_timer_fn, 0);
+	s->timer.expires = jiffies + 1;
+	add_timer_on(&s->timer, 1);
+	INIT_DELAYED_WORK(&s->dwork, cht_stress_work_fn);
+	queue_delayed_work_on(2, system_wq, &s->dwork, 1);
+	flipper = kthread_run(cht_flipper_fn, s, "cht_flip");
+	cycler = kthread_run(cht_cycler_fn, s, "cht_cycle");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(flipper) || IS_ERR(cycler));
+	while (!READ_ONCE(s->stop))
+		msleep(10);
+	kthread_stop(cycler);
+	kthread_stop(flipper);
+	while (atomic_read(&s->readers))
+		msleep(1);
+	for (cpu = 0; cpu < n; cpu++)
+		kthread_stop(reader[cpu]);
+	del_timer_sync(&s->timer);
+	cancel_delayed_work_sync(&s->dwork);
+	timer_fires = atomic_read(&s->timer_fires);
+	work_runs = atomic_read(&s->work_runs);
+	kunit_info(test,
+		   "%u cycles in %llu ms: %lu flips, %d reader passes, %d wrong branches, %u timer fires, %u work runs",
+		   s->cycles_done, (ktime_get_ns() - start) / 1000000, s->gen,
+		   atomic_read(&s->passes), atomic_read(&s->violations),
+		   timer_fires, work_runs);
+	KUNIT_EXPECT_EQ(test, s->cycle_error, 0);
+	KUNIT_EXPECT_EQ(test, s->cycles_done, cht_cycles);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->violations), 0);
+	KUNIT_EXPECT_GT(test, s->gen, 0UL);
+	KUNIT_EXPECT_GT(test, timer_fires, 0U);
+	KUNIT_EXPECT_GT(test, work_runs, 0U);
+	KUNIT_EXPECT_EQ(test, num_online_cpus(), n);
+	/* The key ends as published, on every CPU, in every site. */
+	KUNIT_EXPECT_EQ(test, static_key_enabled(&cht_key), s->state);
+	cht_read_all(v);
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, v[cpu], s->state ? 3 : 0);
+	static_branch_disable(&cht_key);
+}
+
 static struct kunit_case cht_cases[] = {
 	KUNIT_CASE(cht_test_bad_requests),
 	KUNIT_CASE(cht_test_down_up),
@@ -362,6 +582,8 @@ static struct kunit_case cht_cases[] = {
 	KUNIT_CASE(cht_test_timers_move),
 	KUNIT_CASE(cht_test_flip_offline),
 	KUNIT_CASE(cht_test_callbacks),
+	KUNIT_CASE(cht_test_deferred_key),
+	KUNIT_CASE(cht_test_stress),
 	{}
 };
 
@@ -372,3 +594,55 @@ static struct kunit_suite cht_suite = {
 	.test_cases = cht_cases,
 };
 kunit_test_suite(cht_suite);
+
+static void cht_late_work_fn(struct work_struct *w)
+{
+	struct cht_work *cw = container_of(w, struct cht_work, dwork.work);
+
+	cw->cpu = smp_processor_id();
+	complete(&cw->done);
+}
+
+/*
+ * Booted with maxcpus=N (the "maxcpus" run of make test): a CPU that never
+ * ran starts at run time, gets its kworker and ticks, and goes again.
+ */
+static void cht_test_late_cpu(struct kunit *test)
+{
+	struct cht_work w = { .cpu = -1 };
+	unsigned int cpu, late = NR_CPUS;
+	int where = -1;
+
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu)) {
+			late = cpu;
+			break;
+		}
+	if (late == NR_CPUS)
+		kunit_skip(test, "every CPU is online: boot with maxcpus=");
+	KUNIT_EXPECT_EQ(test, cpuhp_cpu_state(late), CPUHP_OFFLINE);
+	KUNIT_ASSERT_EQ(test, add_cpu(late), 0);
+	KUNIT_EXPECT_TRUE(test, cpu_active(late));
+	KUNIT_EXPECT_EQ(test, smp_call_function_single(late, cht_where, &where,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, where, (int)late);
+	init_completion(&w.done);
+	INIT_DELAYED_WORK(&w.dwork, cht_late_work_fn);
+	queue_delayed_work_on(late, system_wq, &w.dwork, 2);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w.done, 5 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, w.cpu, (int)late);
+	KUNIT_EXPECT_GT(test, per_cpu(tick_count, late), 0UL);
+	KUNIT_EXPECT_EQ(test, remove_cpu(late), 0);
+	KUNIT_EXPECT_FALSE(test, cpu_online(late));
+}
+
+static struct kunit_case cht_boot_cases[] = {
+	KUNIT_CASE(cht_test_late_cpu),
+	{}
+};
+
+static struct kunit_suite cht_boot_suite = {
+	.name = "cpu_hotplug_boot",
+	.test_cases = cht_boot_cases,
+};
+kunit_test_suite(cht_boot_suite);
