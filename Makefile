@@ -278,13 +278,19 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
-# The long stress of the int3 protocol: 100,000 flips of 4 keys with readers
-# on every other CPU (make test runs 2,000), in build/stress.
+# The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
+# keys with readers on every other CPU (make test runs 2,000); then CPU
+# hotplug, 200 offline/online cycles of CPUs 1..3 with a key flipping,
+# readers, timers and delayed work (make test runs 12).
 STRESS_FLIPS ?= 100000
+STRESS_CYCLES ?= 200
 stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
 		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
-		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000'
+		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000 kunit.timeout=0'
+	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
+		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
+		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
@@ -311,7 +317,8 @@ help:
 	@echo 'Running:'
 	@echo '  run            - build the kernel and ISO, boot it under QEMU, run the quick suites (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
-	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n)'
+	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
+	@echo '                   then 200 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'

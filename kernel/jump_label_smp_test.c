@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Static key reference counts changed from every CPU at once (boot with 4
- * CPUs): the count and the code must agree at the end. The patch engine's
+ * Static key reference counts changed from a thread on every CPU at once
+ * (boot with 4 CPUs): the count and the code must agree at the end. The patch engine's
  * own concurrency tests are in arch/x86/kernel/text_patch_test.c.
  *
  * Every 0 <-> 1 crossing is a flip, with three rounds in which all CPUs
@@ -10,7 +10,9 @@
  * (jump_label_smp_test.budget=S seconds, default 300): a run out of time
  * fails, saying how far it got.
  */
+#include <linux/delay.h>
 #include <linux/jump_label.h>
+#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
@@ -37,9 +39,10 @@ struct jls_count_ctx {
 	atomic_t running;
 };
 
-/* Up to pairs inc/dec pairs, then one more inc: each CPU leaves +1. */
-static void jls_incdec_loop(struct jls_count_ctx *ctx)
+/* Up to pairs inc/dec pairs, then one more inc: each thread leaves +1. */
+static int jls_incdec_fn(void *data)
 {
+	struct jls_count_ctx *ctx = data;
 	unsigned int i;
 
 	for (i = 0; i < ctx->pairs && rdtsc() < ctx->deadline; i++) {
@@ -49,27 +52,29 @@ static void jls_incdec_loop(struct jls_count_ctx *ctx)
 	static_branch_inc(&jls_count);
 	atomic_add(i, &ctx->done);
 	atomic_dec(&ctx->running);
+	kthread_wait_stop();
+	return 0;
 }
 
-static void jls_incdec_ipi(void *info)
-{
-	local_irq_enable();
-	jls_incdec_loop(info);
-	local_irq_disable();
-}
-
+/* A thread on every CPU: a flip's mutex holder sleeps, waiters too. */
 static void jls_test_inc_dec_concurrent(struct kunit *test)
 {
-	unsigned int n = num_online_cpus(), i;
+	unsigned int n = num_online_cpus(), i = 0, cpu;
 	struct jls_count_ctx ctx = { .pairs = jls_ops / n / 2 };
+	struct task_struct *t[NR_CPUS];
 
 	ctx.deadline = rdtsc() + (u64)jls_budget_s * 1000 * tsc_khz;
 	atomic_set(&ctx.done, 0);
 	atomic_set(&ctx.running, n);
-	smp_call_function(jls_incdec_ipi, &ctx, 0);
-	jls_incdec_loop(&ctx);
+	for_each_online_cpu(cpu) {
+		t[i] = kthread_run_on_cpu(jls_incdec_fn, &ctx, cpu, "jls/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+		i++;
+	}
 	while (atomic_read(&ctx.running))
-		cpu_relax();
+		msleep(1);
+	for (i = 0; i < n; i++)
+		kthread_stop(t[i]);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ctx.done), n * ctx.pairs,
 			    "out of time: %d of %u inc/dec pairs in %u s",
 			    atomic_read(&ctx.done), n * ctx.pairs, jls_budget_s);

@@ -61,7 +61,10 @@ static int run_tests(void)
 /* The first kthread, on the boot CPU: the tests, then power off. */
 static int kernel_init(void *unused)
 {
-	int failed = run_tests();
+	int failed;
+
+	system_state = SYSTEM_RUNNING;
+	failed = run_tests();
 
 	pr_notice("reboot: Power down\n");
 	if (failed < 0)
@@ -81,6 +84,7 @@ static noinline void __noreturn rest_init(void)
 	if (IS_ERR(init))
 		panic("cannot create the init thread: %ld", PTR_ERR(init));
 	kthread_bind(init, 0);
+	system_state = SYSTEM_SCHEDULING;
 	wake_up_process(init);
 	cpu_idle();
 }

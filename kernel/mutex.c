@@ -1,37 +1,113 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Sleeping mutexes: see <linux/mutex.h> for the rules. */
 #include <linux/kernel.h>
 #include <linux/mutex.h>
-#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
 
+struct mutex_waiter {
+	struct list_head list;
+	struct task_struct *task;
+};
+
+void __mutex_init(struct mutex *lock, const char *name)
+{
+	lock->owner = 0;
+	spin_lock_init(&lock->wait_lock);
+	INIT_LIST_HEAD(&lock->wait_list);
+	lock->name = name;
+	lock->owner_ip = 0;
+}
+
+/* One cmpxchg, a full barrier: free -> current. */
+static bool mutex_try_acquire(struct mutex *lock)
+{
+	unsigned long free = 0;
+
+	return __atomic_compare_exchange_n(&lock->owner, &free,
+					   (unsigned long)current, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+/*
+ * Queued at the tail of wait_list, the task sleeps until it gets the lock.
+ * Its try comes after it is on the list and before it sleeps, and the
+ * unlock empties owner before it looks at the list (both full barriers):
+ * either the try sees the lock free or the unlock sees the waiter.
+ */
+static void mutex_lock_sleep(struct mutex *lock)
+{
+	struct mutex_waiter waiter = { .task = current };
+
+	spin_lock(&lock->wait_lock);
+	list_add_tail(&waiter.list, &lock->wait_list);
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (mutex_try_acquire(lock))
+			break;
+		spin_unlock(&lock->wait_lock);
+		schedule();
+		spin_lock(&lock->wait_lock);
+	}
+	__set_current_state(TASK_RUNNING);
+	list_del_init(&waiter.list);
+	spin_unlock(&lock->wait_lock);
+}
+
 void mutex_lock(struct mutex *lock)
 {
-	unsigned int me = smp_processor_id() + 1;
 	unsigned long ip = _RET_IP_;
 
-	preempt_disable(); /* until mutex_unlock(): see <linux/mutex.h> */
-	/* Only the holder writes owner: our own number means we hold it. */
-	if (READ_ONCE(lock->owner) == me)
-		panic("mutex %s: recursive lock on CPU%u at %pS, held since %pS",
-		      lock->name, me - 1, (void *)ip, (void *)lock->owner_ip);
-	/* The holder may be waiting for this CPU in an smp_call_function*(). */
-	while (atomic_read(&lock->locked) || atomic_xchg(&lock->locked, 1))
-		smp_wait_relax();
-	WRITE_ONCE(lock->owner, me);
+	might_sleep();
+	WARN_ONCE(mutex_owner(lock) == current && !mutex_is_owner(lock),
+		  "mutex %s: held by pid %d, which exited holding it (taken at %pS); %s/%d at %pS waits forever\n",
+		  lock->name, lock->owner_pid, (void *)lock->owner_ip,
+		  current->comm, current->pid, (void *)ip);
+	if (mutex_is_owner(lock))
+		panic("mutex %s: recursive lock by %s/%d at %pS, held since %pS",
+		      lock->name, current->comm, current->pid, (void *)ip,
+		      (void *)lock->owner_ip);
+	if (!mutex_try_acquire(lock)) {
+		if (sched_may_sleep()) {
+			mutex_lock_sleep(lock);
+		} else {
+			/* Reported above; the holder may be waiting for
+			 * this CPU in an smp_call_function*(). */
+			while (!mutex_try_acquire(lock))
+				smp_wait_relax();
+		}
+	}
 	lock->owner_ip = ip;
+	WRITE_ONCE(lock->owner_pid, current->pid);
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	if (!mutex_try_acquire(lock))
+		return 0;
+	lock->owner_ip = _RET_IP_;
+	WRITE_ONCE(lock->owner_pid, current->pid);
+	return 1;
 }
 
 void mutex_unlock(struct mutex *lock)
 {
-	WARN_ON_ONCE(!mutex_is_owner(lock));
-	lock->owner_ip = 0;
-	WRITE_ONCE(lock->owner, 0);
-	atomic_set_release(&lock->locked, 0);
-	preempt_enable();
-}
+	struct mutex_waiter *first;
 
-bool mutex_is_locked(struct mutex *lock)
-{
-	return atomic_read(&lock->locked);
+	if (WARN_ONCE(!mutex_is_owner(lock),
+		      "mutex %s: unlocked at %pS by %s/%d, which does not hold it\n",
+		      lock->name, (void *)_RET_IP_, current->comm, current->pid))
+		return;
+	lock->owner_ip = 0;
+	__atomic_exchange_n(&lock->owner, 0, __ATOMIC_SEQ_CST);
+	if (list_empty(&lock->wait_list))
+		return;
+	spin_lock(&lock->wait_lock);
+	if (!list_empty(&lock->wait_list)) {
+		first = list_first_entry(&lock->wait_list, struct mutex_waiter,
+					 list);
+		wake_up_process(first->task);
+	}
+	spin_unlock(&lock->wait_lock);
 }

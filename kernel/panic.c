@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/kernel.h>
 #include <linux/atomic.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
 #include <asm/reboot.h>
@@ -54,10 +56,26 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	pr_warn("---[ end trace ]---\n");
 }
 
+void __noreturn oops_end(const char *what)
+{
+	struct task_struct *t = current;
+
+	if (!in_interrupt() && (t->flags & PF_OOPS_EXITS) && t->kthread) {
+		pr_emerg("---[ end trace: %s ends task %s/%d ]---\n", what,
+			 t->comm, t->pid);
+		kthread_exit(-EFAULT);
+	}
+	panic("Fatal exception: %s", what);
+}
+
 void __noreturn __bug(const char *file, int line, const char *cond)
 {
+	local_irq_disable();
 	console_verbose();
 	pr_emerg("kernel BUG at %s:%d!%s%s\n", file, line,
 		 cond ? " BUG_ON: " : "", cond ? cond : "");
-	panic("BUG");
+	pr_emerg("Oops: BUG on CPU%u in task %s/%d\n", smp_processor_id(),
+		 current->comm, current->pid);
+	dump_stack();
+	oops_end("BUG");
 }

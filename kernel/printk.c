@@ -16,6 +16,7 @@
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <asm/serial.h>
 
 #define PRINTK_LOCK_TIMEOUT_US 1000000
@@ -67,7 +68,48 @@ static int printk_get_level(const char **fmt)
 	return level;
 }
 
-/* Formats into buf and writes it out if its level is printed. */
+/*
+ * The log: the last LOG_BUF_LEN bytes of text printed at any level, for
+ * tests that check what a WARN said (and, later, dmesg). log_end counts
+ * every byte ever logged; byte n lives at log_buf[n % LOG_BUF_LEN].
+ */
+#define LOG_BUF_LEN (64 * 1024)
+static char log_buf[LOG_BUF_LEN];
+static u64 log_end;
+
+static void log_store(const char *text, int len)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		log_buf[(log_end + i) % LOG_BUF_LEN] = text[i];
+	WRITE_ONCE(log_end, log_end + len);
+}
+
+u64 printk_log_end(void)
+{
+	return READ_ONCE(log_end);
+}
+
+/* True if the text logged since pos (a printk_log_end() value) has s. */
+bool printk_log_contains(u64 pos, const char *s)
+{
+	size_t n = strlen(s), i;
+	u64 end = printk_log_end(), at;
+
+	if (end - pos > LOG_BUF_LEN) /* the start was overwritten */
+		pos = end - LOG_BUF_LEN;
+	for (at = pos; at + n <= end; at++) {
+		for (i = 0; i < n; i++)
+			if (log_buf[(at + i) % LOG_BUF_LEN] != s[i])
+				break;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+/* Formats into buf, logs it and writes it out if its level is printed. */
 static int printk_emit(char *buf, size_t size, const char *fmt, va_list args)
 {
 	static int last_level = LOGLEVEL_DEFAULT;
@@ -81,9 +123,10 @@ static int printk_emit(char *buf, size_t size, const char *fmt, va_list args)
 	if (level < 0)
 		level = last_level;
 	last_level = level;
+	len -= text - buf;
+	log_store(text, len);
 	if (level >= console_loglevel)
 		return 0;
-	len -= text - buf;
 	serial_write(text, len);
 	return len;
 }

@@ -10,9 +10,9 @@
  * stack, and every wait for another CPU gives up after SMP_TEST_TIMEOUT_MS
  * and fails the case instead of hanging the boot.
  */
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -21,7 +21,6 @@
 
 #define SMP_TEST_TIMEOUT_MS 10000
 #define SMP_TEST_INCREMENTS 100000
-#define SMP_TEST_MUTEX_INCREMENTS 20000
 #define SMP_TEST_ROUNDS 50
 #define SMP_TEST_SLOW_US 20000
 
@@ -353,53 +352,6 @@ static void smp_test_spinlock_counter(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, spin_is_locked(&smp_test_counter.lock));
 }
 
-static DEFINE_MUTEX(smp_test_mutex);
-
-static void smp_test_mutex_count(unsigned int n)
-{
-	unsigned long v;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		mutex_lock(&smp_test_mutex);
-		v = READ_ONCE(smp_test_counter.value);
-		cpu_relax();
-		WRITE_ONCE(smp_test_counter.value, v + 1);
-		mutex_unlock(&smp_test_mutex);
-	}
-}
-
-static void smp_test_mutex_func(void *info)
-{
-	/* As a sleeping context would: interrupts on while it waits. */
-	local_irq_enable();
-	smp_test_mutex_count(smp_test_counter.per_cpu);
-	local_irq_disable();
-	atomic_inc(&smp_test_counter.done);
-}
-
-static void smp_test_mutex_contended(struct kunit *test)
-{
-	unsigned int n = num_online_cpus();
-	unsigned long total;
-
-	smp_test_counter.value = 0;
-	smp_test_counter.per_cpu = SMP_TEST_MUTEX_INCREMENTS / n;
-	atomic_set(&smp_test_counter.done, 0);
-	smp_call_function(smp_test_mutex_func, NULL, 0);
-	smp_test_mutex_count(SMP_TEST_MUTEX_INCREMENTS -
-			     (n - 1) * smp_test_counter.per_cpu);
-	KUNIT_ASSERT_TRUE(test,
-			  smp_test_wait_for(&smp_test_counter.done, n - 1));
-	total = READ_ONCE(smp_test_counter.value);
-	KUNIT_EXPECT_EQ(test, total, SMP_TEST_MUTEX_INCREMENTS);
-	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&smp_test_mutex));
-	mutex_lock(&smp_test_mutex);
-	KUNIT_EXPECT_TRUE(test, mutex_is_owner(&smp_test_mutex));
-	mutex_unlock(&smp_test_mutex);
-	KUNIT_EXPECT_FALSE(test, mutex_is_owner(&smp_test_mutex));
-}
-
 static struct {
 	bool call_self; /* one CPU: the outer func makes the inner call */
 	bool flag; /* set by the inner func */
@@ -606,7 +558,6 @@ static struct kunit_case smp_test_cases[] = {
 	KUNIT_CASE(smp_test_percpu),
 	KUNIT_CASE(smp_test_spinlock_basics),
 	KUNIT_CASE(smp_test_spinlock_counter),
-	KUNIT_CASE(smp_test_mutex_contended),
 	KUNIT_CASE(smp_test_nested_call),
 	KUNIT_CASE(smp_test_crossing_calls),
 	KUNIT_CASE(smp_test_all_to_all),

@@ -281,7 +281,9 @@ class KtapParser:
 
     def _dispatch(self, indent, kind, value, content):
         structural = kind in STRUCTURAL
-        if structural or kind == 'diag':
+        if kind == 'diag' and indent < self.stack[-1].indent:
+            return  # kernel output inside a subtest ("#PF: ..." in an oops)
+        if structural:
             while len(self.stack) > 1 and indent < self.stack[-1].indent:
                 self._close_block()
         block = self.stack[-1]

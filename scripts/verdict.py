@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict of one run: decide() is the only place that turns what
 happened (build, parsed KTAP, QEMU status, timeout) and what was expected
-(expect_failure, expect_total, expect_crash) into an exit code.
+(expect_failure, expect_total, expect_crash, expect_log) into an exit code.
 """
 
 import re
@@ -21,7 +21,7 @@ class Expectations:
     expect_failure: bool = False        # must end cleanly with failed tests
     expect_total: int | None = None     # exact number of cases reported
     expect_crash: list | None = None    # must panic; regexes the log must match
-    expect_log: list | None = None      # regexes the log must match
+    expect_log: list | None = None      # regexes the log must match as well
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Verdict:
     crashed: bool = False
     expected: str | None = None         # 'failure' or 'crash'
     expected_ok: bool = False
-    expect_problem: str = ''            # why the expected crash was not seen
+    expect_problem: str = ''            # why the expected crash (or log) was not seen
 
     def describe(self):
         """One line for the plan table."""
@@ -58,6 +58,9 @@ class Verdict:
         if self.expected == 'failure':
             if self.expected_ok:
                 return f'expected failure observed ({self.counts.failed} failed)'
+            if self.expect_problem:
+                return ('FAILED: expected failure observed, but the '
+                        f'{self.expect_problem}')
             return ('FAILED: expected failure not observed; run '
                     f'{self._summary(self.run_code)}')
         return self._summary(self.code)
@@ -86,6 +89,8 @@ class Verdict:
     def _failure_messages(self):
         if self.expected_ok:
             return [f'expected failure observed: {self.counts.failed} failed']
+        if self.expect_problem:
+            return [f'error: expected failure observed, but the {self.expect_problem}']
         if self.run_code == EXIT_INTERRUPTED:
             return []
         what = ('all tests passed' if self.run_code == EXIT_OK
@@ -120,7 +125,7 @@ def decide(happened, expect=None):
         _expect_failure(verdict)
     elif expect.expect_total is not None:
         _expect_total(verdict, expect.expect_total)
-    if expect.expect_log and verdict.expected is None:
+    if expect.expect_log:
         _expect_log(verdict, happened, expect.expect_log)
     if happened.interrupted:
         verdict.code = EXIT_INTERRUPTED
@@ -225,11 +230,17 @@ def _missing(patterns, log):
 
 
 def _expect_log(verdict, happened, patterns):
-    """A run that passed must have printed every pattern."""
+    """A run that met its other expectations must also match every pattern."""
     missing = _missing(patterns, happened.log)
-    if verdict.code == EXIT_OK and missing:
-        verdict.reasons.append(f'serial log lacks {missing[0]!r}')
-        verdict.code = EXIT_ERROR
+    if verdict.code != EXIT_OK or not missing:
+        return
+    problem = f'serial log lacks {missing[0]!r}'
+    verdict.code = EXIT_ERROR
+    if verdict.expected:
+        verdict.expected_ok = False
+        verdict.expect_problem = problem
+    else:
+        verdict.reasons.append(problem)
 
 
 def _expect_crash(verdict, happened, patterns):

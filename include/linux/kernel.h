@@ -36,5 +36,23 @@ int kstrtoint(const char *s, unsigned int base, int *res);
 unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base);
 
 void __noreturn panic(const char *fmt, ...) __printf(1, 2) __cold;
+/*
+ * After an oops has been printed: ends the current task if it is a kthread
+ * that asked for it (PF_OOPS_EXITS: KUnit's case threads) and the oops hit
+ * it in process context; panics otherwise.
+ */
+void __noreturn oops_end(const char *what) __cold;
+
+/*
+ * How far the boot has come. Until SYSTEM_SCHEDULING everything runs in
+ * the boot CPU's idle context, where nothing may sleep and nothing needs
+ * to (no lock is contended): might_sleep() checks start there.
+ */
+enum system_states {
+	SYSTEM_BOOTING,
+	SYSTEM_SCHEDULING, /* rest_init(): the first kthread exists */
+	SYSTEM_RUNNING, /* the init thread runs */
+};
+extern enum system_states system_state;
 
 #endif /* _LINUX_KERNEL_H */

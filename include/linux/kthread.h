@@ -38,8 +38,19 @@ __printf(3, 4) struct task_struct *kthread_create(int (*threadfn)(void *data),
 
 /* Before the first wake-up only: the thread will run on cpu. */
 void kthread_bind(struct task_struct *k, unsigned int cpu);
+
+/* kthread_create() bound to cpu; namefmt may print the CPU with one %u. */
+struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
+					  void *data, unsigned int cpu,
+					  const char *namefmt);
+/* The same, woken: it runs on cpu from now on. */
+struct task_struct *kthread_run_on_cpu(int (*threadfn)(void *data),
+				       void *data, unsigned int cpu,
+				       const char *namefmt);
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
+/* Ends the current kthread as if its threadfn had returned result. */
+void __noreturn kthread_exit(int result);
 /* Sleeps until kthread_stop() is called on the current kthread. */
 void kthread_wait_stop(void);
 int kthread_park(struct task_struct *k);

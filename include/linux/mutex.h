@@ -5,46 +5,72 @@
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
-#include <linux/smp.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
 
 /*
- * A sleeping lock's interface over a test-and-test-and-set lock: there is
- * no scheduler yet, so a contended mutex spins (with interrupts as they
- * are: a waiter keeps taking IPIs if they are enabled). Taking a mutex the
- * same CPU already holds is a deadlock in Linux; here it is a panic naming
- * the lock. owner is the holder's CPU + 1, 0 when free; only the holder
- * writes it.
+ * A sleeping lock with an owner (Documentation/sched.rst).
  *
- * The holder runs with preemption disabled from mutex_lock() to
- * mutex_unlock() (so owner, a CPU number, stays right): a waiter spinning
- * on another CPU must see the lock released in bounded time, which a
- * preempted holder could not promise while waiters spin instead of
- * sleeping. So no sleeping (schedule(), msleep()) under a mutex for now.
+ * owner is the holder's task_struct, 0 when free; it changes only by an
+ * atomic exchange, so taking a free mutex is one cmpxchg. A task that finds
+ * it held queues itself on wait_list (FIFO, under wait_lock) and sleeps
+ * until mutex_unlock() wakes the first waiter, which then competes for the
+ * lock again (a task arriving meanwhile may take it first; the waiter
+ * stays first in line). The holder may sleep and be preempted.
+ *
+ * mutex_lock() may sleep: it WARNs (might_sleep()) in atomic context, and
+ * if it must wait there (a contended lock with preemption or interrupts
+ * off, or in an idle task) it spins instead of sleeping, so the misuse is
+ * reported rather than a hang. Taking a mutex the task already holds is a
+ * deadlock in Linux; here it is a panic naming the lock and both callers.
  */
 struct mutex {
-	atomic_t locked;
-	unsigned int owner;
+	unsigned long owner; /* struct task_struct *, or 0 */
+	spinlock_t wait_lock;
+	struct list_head wait_list;
 	const char *name;
 	unsigned long owner_ip; /* where the holder took it, for the panic */
+	int owner_pid; /* the holder's pid: its task_struct may be reused */
 };
 
-#define __MUTEX_INITIALIZER(lockname) \
-	{ .locked = ATOMIC_INIT(0), .name = #lockname }
+#define __MUTEX_INITIALIZER(lockname)                                \
+	{                                                            \
+		.wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock), \
+		.wait_list = LIST_HEAD_INIT(lockname.wait_list),      \
+		.name = #lockname,                                    \
+	}
 #define DEFINE_MUTEX(lockname) \
 	struct mutex lockname = __MUTEX_INITIALIZER(lockname)
 
+void __mutex_init(struct mutex *lock, const char *name);
+#define mutex_init(lock) __mutex_init((lock), #lock)
+
 void mutex_lock(struct mutex *lock);
+/* Takes the lock if it is free: 1 on success, 0 if held. Never sleeps. */
+int mutex_trylock(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
-bool mutex_is_locked(struct mutex *lock);
-/* True if this CPU holds lock. */
-static inline bool mutex_is_owner(struct mutex *lock)
+
+static inline struct task_struct *mutex_owner(struct mutex *lock)
 {
-	return READ_ONCE(lock->owner) == smp_processor_id() + 1;
+	return (struct task_struct *)READ_ONCE(lock->owner);
 }
 
-/* WARNs once per call site, naming the lock, if this CPU does not hold it. */
-#define lockdep_assert_held(l)                                              \
-	WARN_ONCE(!mutex_is_owner(l), "lockdep: %s not held by CPU%u\n",    \
-		  (l)->name, smp_processor_id())
+static inline bool mutex_is_locked(struct mutex *lock)
+{
+	return mutex_owner(lock) != NULL;
+}
+
+/* True if the current task holds lock. */
+static inline bool mutex_is_owner(struct mutex *lock)
+{
+	return mutex_owner(lock) == current &&
+	       READ_ONCE(lock->owner_pid) == current->pid;
+}
+
+/* WARNs once per call site, naming the lock and the task, if it is not held. */
+#define lockdep_assert_held(l)                                            \
+	WARN_ONCE(!mutex_is_owner(l), "lockdep: %s not held by %s/%d\n",  \
+		  (l)->name, current->comm, current->pid)
 
 #endif /* _LINUX_MUTEX_H */

@@ -33,6 +33,9 @@ void console_loglevel_set(int level);
 void console_verbose(void);
 struct kernel_param;
 int param_set_loglevel(const char *val, const struct kernel_param *kp);
+/* The log of everything printed: a position in it, and a search since one. */
+u64 printk_log_end(void);
+bool printk_log_contains(u64 pos, const char *s);
 
 #define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)

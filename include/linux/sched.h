@@ -12,8 +12,9 @@
 /*
  * Tasks and the scheduler (Documentation/sched.rst).
  *
- * A task runs kernel code on its own stack, always on the same CPU
- * (task->cpu, chosen at creation or by kthread_bind(); nothing migrates).
+ * A task runs kernel code on its own stack, on one CPU (task->cpu, chosen
+ * at creation or by kthread_bind()); it changes CPU only when its CPU goes
+ * offline (sched_cpu_deactivate()).
  * Each CPU has a run queue, a FIFO of runnable tasks under a spinlock, and
  * an idle task (pid 0, "swapper/N") that runs when the queue is empty.
  *
@@ -33,9 +34,11 @@
 #define PF_IDLE 0x00000002 /* the CPU's idle task */
 #define PF_KTHREAD 0x00200000
 #define PF_NO_SETAFFINITY 0x04000000 /* kthread_bind()ed */
+#define PF_OOPS_EXITS 0x08000000 /* an oops ends the kthread, not the kernel */
 
 #define TASK_COMM_LEN 16
 
+struct completion;
 struct kthread;
 
 struct task_struct {
@@ -53,6 +56,7 @@ struct task_struct {
 	struct list_head run_list; /* on the run queue, or the dead list */
 	atomic_t usage; /* references; the last put frees the struct */
 	struct kthread *kthread;
+	struct completion *exit_done; /* completed by do_exit(), if set */
 	char comm[TASK_COMM_LEN];
 };
 
@@ -77,6 +81,7 @@ struct sched_stats {
 	unsigned long wakeups; /* tasks put back on this CPU's queue */
 	unsigned long preemptions; /* involuntary switches */
 	unsigned long yields;
+	unsigned long migrations; /* tasks pushed here from a CPU going down */
 };
 
 /*
@@ -97,8 +102,34 @@ void sched_init_ap(unsigned int cpu);
 void __noreturn cpu_idle(void);
 void scheduler_tick(void);
 void sched_fold_need_resched(void);
+
+/*
+ * CPU hotplug (kernel/cpu.c calls these, process context): deactivate
+ * takes cpu out of the active mask and moves every runnable task off it
+ * (a task sleeping there wakes up on an active CPU); it fails with -EBUSY
+ * if cpu still runs a task after a few seconds, and leaves it active.
+ * activate puts it back. sched_move_sleeping_task() sets where a task that
+ * is not runnable will run when woken: false if it is runnable.
+ */
+int sched_cpu_deactivate(unsigned int cpu);
+int sched_cpu_activate(unsigned int cpu);
+bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
+
+/*
+ * might_sleep(): marks a function that may sleep. Called where sleeping is
+ * not allowed (preemption or interrupts disabled, a spinlock held, an
+ * interrupt handler, the idle task), it WARNs once per caller: "sleeping
+ * function called from invalid context", with the file and line of the
+ * check and the caller (%pS). The caller is the return address of the
+ * function that contains the check, so put it in the sleeping function
+ * itself, not in a helper of it.
+ */
+void __might_sleep(const char *file, int line, unsigned long caller);
+#define might_sleep() __might_sleep(__FILE__, __LINE__, _RET_IP_)
+/* True if the current context may sleep (what might_sleep() checks). */
+bool sched_may_sleep(void);
 
 /* Task life (kernel/sched/task.c). */
 #define THREAD_SIZE (16 * 1024)

@@ -46,6 +46,7 @@ long schedule_timeout(long timeout);
 #define wait_event(wq, cond)                                                \
 	do {                                                                \
 		struct wait_queue_entry __w = { .task = NULL };             \
+		might_sleep();                                              \
 		for (;;) {                                                  \
 			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
 			if (cond)                                           \
@@ -63,6 +64,7 @@ long schedule_timeout(long timeout);
 	({                                                                  \
 		struct wait_queue_entry __w = { .task = NULL };             \
 		long __left = (timeout);                                    \
+		might_sleep();                                              \
 		for (;;) {                                                  \
 			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
 			if (cond) {                                         \

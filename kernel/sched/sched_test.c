@@ -428,8 +428,9 @@ static void sched_test_spinlock_preempt_count(struct kunit *test)
 	spin_lock_irqsave(&lock, flags);
 	KUNIT_EXPECT_EQ(test, preempt_count(), base + 1);
 	spin_unlock_irqrestore(&lock, flags);
-	mutex_lock(&st_mutex);
-	KUNIT_EXPECT_EQ(test, preempt_count(), base + 1);
+	mutex_lock(&st_mutex); /* a sleeping lock: still preemptible */
+	KUNIT_EXPECT_EQ(test, preempt_count(), base);
+	KUNIT_EXPECT_TRUE(test, preemptible());
 	mutex_unlock(&st_mutex);
 	preempt_disable();
 	preempt_disable();

@@ -87,12 +87,14 @@ static bool completion_try_take(struct completion *x)
 
 void wait_for_completion(struct completion *x)
 {
+	might_sleep();
 	wait_event(x->wait, completion_try_take(x));
 }
 
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout)
 {
+	might_sleep();
 	return wait_event_timeout(x->wait, completion_try_take(x),
 				  (long)timeout);
 }

@@ -32,6 +32,7 @@ long schedule_timeout(long timeout)
 	struct process_timer pt;
 	unsigned long expire;
 
+	might_sleep();
 	if (timeout <= 0 || !tick_enabled()) {
 		__set_current_state(TASK_RUNNING);
 		return 0;
@@ -51,6 +52,7 @@ void msleep(unsigned int msecs)
 {
 	unsigned long timeout = msecs_to_jiffies(msecs) + 1;
 
+	might_sleep();
 	if (!tick_enabled()) {
 		mdelay(msecs);
 		return;

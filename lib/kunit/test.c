@@ -16,9 +16,13 @@
  * and kunit.filter=ATTR-FILTER (speed>slow, as in Linux) narrows the choice.
  */
 #include <linux/kernel.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/tick.h>
 #include <kunit/test.h>
 
 extern struct kunit_suite *const __kunit_suites_start[];
@@ -28,6 +32,9 @@ static char *filter_glob;
 core_param_named("kunit.filter_glob", filter_glob, charp);
 static char *filter_attr;
 core_param_named("kunit.filter", filter_attr, charp);
+/* Seconds a case may run before it fails (0: no limit), as in Linux. */
+static unsigned int kunit_timeout_s = 600;
+core_param_named("kunit.timeout", kunit_timeout_s, uint);
 
 struct kunit_resource_node {
 	struct kunit_resource_node *next;
@@ -293,25 +300,110 @@ static void kunit_print_result(int indent, bool ok, int nr, const char *name,
 	       skipped ? why : "");
 }
 
+/*
+ * One case in its own kthread, as Linux's KUnit runs it: init, the case,
+ * exit. The kthread has PF_OOPS_EXITS, so an oops in it (a page fault, a
+ * BUG, a divide error) ends the thread, not the kernel; the runner sees
+ * the thread end without finishing and fails the case (the suite's exit
+ * is not run then: what the case left may not be safe to touch).
+ */
+struct kunit_try {
+	struct kunit test;
+	struct kunit_suite *suite;
+	struct kunit_case *c;
+	struct completion done; /* the thread ended, whichever way */
+	bool finished; /* it ran to the end: no oops */
+	bool timed_out; /* the runner gave up: the thread owns this */
+};
+
+static int kunit_case_thread(void *data)
+{
+	struct kunit_try *k = data;
+	struct kunit *test = &k->test;
+	int ret = k->suite->init ? k->suite->init(test) : 0;
+
+	if (ret) {
+		kunit_log(test, "%s: initialization failed (%d)", test->name, ret);
+		kunit_set_failure(test);
+	} else {
+		__kunit_try_run(test, k->c->run_case);
+		if (k->suite->exit)
+			k->suite->exit(test);
+	}
+	WRITE_ONCE(k->finished, true);
+	return 0;
+}
+
+/* Waits for the case thread: false if kunit.timeout seconds passed. */
+static bool kunit_wait_case(struct kunit_try *k)
+{
+	if (!kunit_timeout_s || !tick_enabled()) {
+		wait_for_completion(&k->done);
+		return true;
+	}
+	return wait_for_completion_timeout(&k->done,
+					   kunit_timeout_s * (unsigned long)HZ);
+}
+
+/*
+ * Runs the case in a thread on this CPU and waits for it. A thread that
+ * times out is left running with its memory (it may still use it).
+ */
+static enum kunit_status kunit_run_case_thread(struct kunit_try *k)
+{
+	struct kunit *test = &k->test;
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(kunit_case_thread, k, smp_processor_id(),
+				  "kunit_try_catch");
+	if (IS_ERR(t)) {
+		kunit_log(test, "%s: cannot start its thread (%ld)", test->name,
+			  PTR_ERR(t));
+		kunit_set_failure(test);
+		return test->status;
+	}
+	t->flags |= PF_OOPS_EXITS;
+	t->exit_done = &k->done;
+	wake_up_process(t);
+	if (!kunit_wait_case(k)) {
+		kunit_log(test, "%s: timed out after %u s (kunit.timeout); its thread is left running",
+			  test->name, kunit_timeout_s);
+		kunit_set_failure(test);
+		k->timed_out = true;
+		return test->status;
+	}
+	put_task_struct(t); /* it ended: no kthread_stop() */
+	if (!READ_ONCE(k->finished)) {
+		kunit_log(test, "%s: the case crashed (the oops is above)",
+			  test->name);
+		kunit_set_failure(test);
+	}
+	kunit_free_resources(test);
+	return test->status;
+}
+
 static enum kunit_status kunit_run_case(struct kunit_suite *suite,
 					struct kunit_case *c, int nr)
 {
-	struct kunit test = { .name = c->name, .status = KUNIT_SUCCESS };
-	int ret = suite->init ? suite->init(&test) : 0;
+	struct kunit_try *k = kzalloc(sizeof(*k), GFP_KERNEL);
+	enum kunit_status status = KUNIT_FAILURE;
 
-	if (ret) {
-		kunit_log(&test, "%s: initialization failed (%d)", c->name, ret);
-		kunit_set_failure(&test);
+	if (!k) {
+		printk(SUITE_INDENT "# %s: out of memory\n", c->name);
 	} else {
-		__kunit_try_run(&test, c->run_case);
-		if (suite->exit)
-			suite->exit(&test);
+		k->test.name = c->name;
+		k->test.status = KUNIT_SUCCESS;
+		k->suite = suite;
+		k->c = c;
+		init_completion(&k->done);
+		status = kunit_run_case_thread(k);
 	}
-	kunit_free_resources(&test);
-	c->status = test.status;
-	kunit_print_result(1, test.status != KUNIT_FAILURE, nr, c->name,
-			   test.status == KUNIT_SKIPPED, test.status_comment);
-	return test.status;
+	c->status = status;
+	kunit_print_result(1, status != KUNIT_FAILURE, nr, c->name,
+			   status == KUNIT_SKIPPED, k ? k->test.status_comment : "");
+	if (k && !k->timed_out)
+		kfree(k);
+	return status;
 }
 
 static int kunit_count_cases(struct kunit_suite *suite)

@@ -189,7 +189,9 @@ void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
 		 tsk ? tsk->comm : "?", tsk ? tsk->pid : -1);
 	show_regs(regs);
 	show_stack_regs(regs, KERN_EMERG);
-	panic("Fatal exception: %s", str);
+	if (regs->vector == X86_TRAP_DF) /* on the IST stack: no way back */
+		panic("Fatal exception: %s", str);
+	oops_end(str);
 }
 
 static void do_page_fault(struct pt_regs *regs, unsigned long err)
