@@ -44,6 +44,7 @@ enum static_key_misuse {
 	MISUSE_MIXED,
 	MISUSE_OVERFLOW,
 	MISUSE_SEALED,
+	MISUSE_CPUS_UNLOCKED,
 };
 
 static const char *const misuse_text[] = {
@@ -52,6 +53,8 @@ static const char *const misuse_text[] = {
 	[MISUSE_MIXED] = "enable/disable mixed with inc/dec",
 	[MISUSE_OVERFLOW] = "count would overflow INT_MAX",
 	[MISUSE_SEALED] = "changed after init, but it is read-only (_RO)",
+	[MISUSE_CPUS_UNLOCKED] =
+		"changed by a _cpuslocked call without cpus_read_lock() held (taken for the call)",
 };
 
 static struct {
@@ -106,6 +109,27 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The _cpuslocked entry points: a caller that does not hold the CPU
+ * hotplug lock is named with the key, then the call takes the lock itself
+ * and does its work, so the key ends as the caller asked and no CPU comes
+ * or goes during the patching. True if it took the lock: drop it after.
+ */
+static bool static_key_cpus_lock(struct static_key *key, unsigned long caller)
+{
+	if (likely(cpus_lock_held()))
+		return false;
+	static_key_misuse(key, MISUSE_CPUS_UNLOCKED, caller);
+	cpus_read_lock();
+	return true;
+}
+
+static void static_key_cpus_unlock(bool locked)
+{
+	if (unlikely(locked))
+		cpus_read_unlock();
 }
 
 static void jump_label_update(struct static_key *key);
@@ -165,7 +189,11 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
 {
-	return __static_key_slow_inc(key, _RET_IP_);
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+	bool ret = __static_key_slow_inc(key, _RET_IP_);
+
+	static_key_cpus_unlock(locked);
+	return ret;
 }
 
 bool static_key_slow_inc(struct static_key *key)
@@ -208,7 +236,10 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_slow_dec(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_slow_dec(struct static_key *key)
@@ -242,7 +273,10 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 
 void static_key_enable_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_enable(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_enable(struct static_key *key)
@@ -276,7 +310,10 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 
 void static_key_disable_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_disable(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_disable(struct static_key *key)
