@@ -7,6 +7,9 @@
  * Locking: jump_label_mutex serializes every change of code. The count is
  * changed without it only on the fast paths, which never cross 0 <-> 1:
  * an inc of an enabled key (n > 0 -> n + 1) and a dec that stays above 0.
+ * Every update holds the CPU hotplug lock (for reading, or for writing in
+ * a hotplug callback), so that no CPU comes or goes while code changes:
+ * the plain calls take it, the _cpuslocked ones expect it.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
@@ -116,6 +119,8 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
  * hotplug lock is named with the key, then the call takes the lock itself
  * and does its work, so the key ends as the caller asked and no CPU comes
  * or goes during the patching. True if it took the lock: drop it after.
+ * So the workers (__static_key_slow_inc() and the others) always run with
+ * the lock held: the plain entry points take it, these check it.
  */
 static bool static_key_cpus_lock(struct static_key *key, unsigned long caller)
 {
@@ -170,7 +175,6 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	bool ret = true;
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
@@ -210,7 +214,6 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
@@ -253,7 +256,6 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	v = atomic_read(&key->enabled);
@@ -290,7 +292,6 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	v = atomic_read(&key->enabled);
