@@ -7,6 +7,9 @@
  * Locking: jump_label_mutex serializes every change of code. The count is
  * changed without it only on the fast paths, which never cross 0 <-> 1:
  * an inc of an enabled key (n > 0 -> n + 1) and a dec that stays above 0.
+ * Every update holds the CPU hotplug lock (for reading, or for writing in
+ * a hotplug callback), so that no CPU comes or goes while code changes:
+ * the plain calls take it, the _cpuslocked ones expect it.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
@@ -44,6 +47,7 @@ enum static_key_misuse {
 	MISUSE_MIXED,
 	MISUSE_OVERFLOW,
 	MISUSE_SEALED,
+	MISUSE_CPUS_UNLOCKED,
 };
 
 static const char *const misuse_text[] = {
@@ -52,6 +56,8 @@ static const char *const misuse_text[] = {
 	[MISUSE_MIXED] = "enable/disable mixed with inc/dec",
 	[MISUSE_OVERFLOW] = "count would overflow INT_MAX",
 	[MISUSE_SEALED] = "changed after init, but it is read-only (_RO)",
+	[MISUSE_CPUS_UNLOCKED] =
+		"changed by a _cpuslocked call without cpus_read_lock() held (taken for the call)",
 };
 
 static struct {
@@ -108,6 +114,29 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
 	return true;
 }
 
+/*
+ * The _cpuslocked entry points: a caller that does not hold the CPU
+ * hotplug lock is named with the key, then the call takes the lock itself
+ * and does its work, so the key ends as the caller asked and no CPU comes
+ * or goes during the patching. True if it took the lock: drop it after.
+ * So the workers (__static_key_slow_inc() and the others) always run with
+ * the lock held: the plain entry points take it, these check it.
+ */
+static bool static_key_cpus_lock(struct static_key *key, unsigned long caller)
+{
+	if (likely(cpus_lock_held()))
+		return false;
+	static_key_misuse(key, MISUSE_CPUS_UNLOCKED, caller);
+	cpus_read_lock();
+	return true;
+}
+
+static void static_key_cpus_unlock(bool locked)
+{
+	if (unlikely(locked))
+		cpus_read_unlock();
+}
+
 static void jump_label_update(struct static_key *key);
 
 /*
@@ -146,7 +175,6 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	bool ret = true;
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
@@ -165,7 +193,11 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
 {
-	return __static_key_slow_inc(key, _RET_IP_);
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+	bool ret = __static_key_slow_inc(key, _RET_IP_);
+
+	static_key_cpus_unlock(locked);
+	return ret;
 }
 
 bool static_key_slow_inc(struct static_key *key)
@@ -182,7 +214,6 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
@@ -208,7 +239,10 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_slow_dec(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_slow_dec(struct static_key *key)
@@ -222,7 +256,6 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	v = atomic_read(&key->enabled);
@@ -242,7 +275,10 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 
 void static_key_enable_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_enable(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_enable(struct static_key *key)
@@ -256,7 +292,6 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 {
 	int v;
 
-	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
 	v = atomic_read(&key->enabled);
@@ -276,7 +311,10 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 
 void static_key_disable_cpuslocked(struct static_key *key)
 {
+	bool locked = static_key_cpus_lock(key, _RET_IP_);
+
 	__static_key_disable(key, _RET_IP_);
+	static_key_cpus_unlock(locked);
 }
 
 void static_key_disable(struct static_key *key)

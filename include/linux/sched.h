@@ -57,6 +57,7 @@ struct task_struct {
 	atomic_t usage; /* references; the last put frees the struct */
 	struct kthread *kthread;
 	struct completion *exit_done; /* completed by do_exit(), if set */
+	unsigned int cpus_read_depth; /* cpus_read_lock() nesting (kernel/cpu.c) */
 	char comm[TASK_COMM_LEN];
 };
 
