@@ -154,6 +154,8 @@ olddefconfig oldconfig menuconfig:
 	$(Q)$(KCONFIG) $@ Kconfig
 
 savedefconfig:
+	$(Q)test -f $(KCONFIG_CONFIG) || { echo "savedefconfig: no $(KCONFIG_CONFIG) to" \
+		"save: run 'make O=$(O) defconfig' (or build) first" >&2; exit 1; }
 	$(Q)$(KCONFIG) savedefconfig --kconfig Kconfig --out $(O)/defconfig
 	@echo "  wrote $(O)/defconfig"
 
