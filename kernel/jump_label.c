@@ -34,9 +34,10 @@ void jump_label_unlock(void)
 }
 
 /*
- * Misuse WARNs once per key and kind of misuse, naming the key and the
- * caller; later misuses of the same kind on the same key stay quiet. The
- * record is small: past its end every misuse warns.
+ * Misuse WARNs once per key and kind of misuse, naming the key, with the
+ * caller (the code that called the API) as the WARN's place; later misuses
+ * of the same kind on the same key stay quiet. The record is small: past
+ * its end every misuse warns.
  */
 enum static_key_misuse {
 	MISUSE_BEFORE_INIT,
@@ -86,8 +87,9 @@ static void static_key_misuse(struct static_key *key,
 {
 	if (!static_key_misuse_first(key, kind))
 		return;
-	__warn(__FILE__, __LINE__, caller, "static key %pS %s (count %d)\n",
-	       key, misuse_text[kind], atomic_read(&key->enabled));
+	/* No file and line: they would be this line, not the misuse's. */
+	__warn(NULL, 0, caller, "static key %pS %s (count %d)\n", key,
+	       misuse_text[kind], atomic_read(&key->enabled));
 }
 
 static bool static_key_sealed(struct static_key *key)

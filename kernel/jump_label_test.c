@@ -224,6 +224,7 @@ static void jlt_test_ro(struct kunit *test)
 						     sizeof(v)), -EFAULT);
 	static_branch_disable(&jlt_ro);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_ro, "read-only (_RO)");
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_ro));
 	KUNIT_EXPECT_EQ(test, jlt_ro_fn(), 1);
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ro));
@@ -274,6 +275,8 @@ static void jlt_test_inc_overflow(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ref));
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), INT_MAX);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_inc_overflow,
+				    "count would overflow INT_MAX");
 	KUNIT_EXPECT_FALSE(test, static_key_fast_inc_not_disabled(&jlt_ref.key));
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 1);
 	atomic_set(&jlt_ref.key.enabled, 1);
@@ -301,6 +304,8 @@ static void jlt_test_underflow(struct kunit *test)
 
 	static_branch_dec(&jlt_ref);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_underflow,
+				    "decremented below zero");
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), 0);
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 0);
 	static_branch_dec(&jlt_ref);
@@ -323,6 +328,7 @@ static void jlt_test_mixed(struct kunit *test)
 	warns = nr_warnings;
 	static_key_enable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_mixed, "mixed with inc/dec");
 	KUNIT_EXPECT_EQ(test, static_key_count(key), 2);
 	static_key_disable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1); /* once per key */

@@ -15,9 +15,32 @@
  *
  * With CONFIG_JUMP_LABEL, static_key_test_entries() and
  * static_key_test_wrong_sites() look at a key's entries and sites.
+ *
+ * STATIC_KEY_TEST_EXPECT_WARN(test, fn, text) expects the last WARN to be
+ * a misuse reported at a call in fn (its place "fn+off/len": the caller,
+ * not a line of kernel/jump_label.c) whose message holds text.
  */
+#include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <kunit/test.h>
+
+#define STATIC_KEY_TEST_EXPECT_WARN(test, fn, text)                          \
+	do {                                                                 \
+		struct warn_record __rec;                                    \
+		char __fn[128];                                              \
+                                                                             \
+		warn_last(&__rec);                                           \
+		scnprintf(__fn, sizeof(__fn), "%ps+", (void *)(fn));         \
+		KUNIT_EXPECT_TRUE_MSG(                                       \
+			test, !strncmp(__rec.where, __fn, strlen(__fn)),     \
+			"WARN at \"%s\", not in %s", __rec.where, __fn);     \
+		KUNIT_EXPECT_TRUE_MSG(test, strstr(__rec.msg, text) != NULL, \
+				      "WARN says \"%s\", not \"%s\"",        \
+				      __rec.msg, text);                      \
+	} while (0)
 
 #define STATIC_KEY_TEST_PAD() asm volatile(".skip 200, 0x90")
 
