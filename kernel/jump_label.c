@@ -45,6 +45,7 @@ enum static_key_misuse {
 	MISUSE_MIXED,
 	MISUSE_OVERFLOW,
 	MISUSE_SEALED,
+	MISUSE_NEGATIVE,
 };
 
 static const char *const misuse_text[] = {
@@ -53,6 +54,8 @@ static const char *const misuse_text[] = {
 	[MISUSE_MIXED] = "enable/disable mixed with inc/dec",
 	[MISUSE_OVERFLOW] = "count would overflow INT_MAX",
 	[MISUSE_SEALED] = "changed after init, but it is read-only (_RO)",
+	[MISUSE_NEGATIVE] = "has a negative count: memory corruption, or a "
+			    "write that bypassed the API; left as it is",
 };
 
 static struct {
@@ -154,9 +157,13 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	if (__static_key_inc_not_disabled(key))
 		return true;
 	jump_label_lock();
+	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
 		static_key_enable_locked(key);
+	} else if (v < 0) {
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
+		ret = false;
 	} else if (!__static_key_inc_not_disabled(key)) {
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
@@ -182,6 +189,7 @@ bool static_key_slow_inc(struct static_key *key)
 
 static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
+	enum static_key_misuse kind;
 	int v;
 
 	lockdep_assert_cpus_held();
@@ -196,7 +204,8 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 	v = atomic_read(&key->enabled);
 	for (;;) {
 		if (v <= 0) {
-			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+			kind = v ? MISUSE_NEGATIVE : MISUSE_UNDERFLOW;
+			static_key_misuse(key, kind, caller);
 			break;
 		}
 		if (!atomic_try_cmpxchg(&key->enabled, &v, v - 1))
@@ -237,6 +246,8 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 	v = atomic_read(&key->enabled);
 	if (v == 0)
 		static_key_enable_locked(key);
+	else if (v < 0)
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	jump_label_unlock();
@@ -261,16 +272,14 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 	lockdep_assert_cpus_held();
 	if (!static_key_check_use(key, caller))
 		return;
-	v = atomic_read(&key->enabled);
-	if (v != 1) {
-		if (v != 0)
-			static_key_misuse(key, MISUSE_MIXED, caller);
+	if (atomic_read(&key->enabled) == 0)
 		return;
-	}
 	jump_label_lock();
 	v = 1;
 	if (atomic_try_cmpxchg(&key->enabled, &v, 0))
 		jump_label_update(key);
+	else if (v < 0)
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 0)
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	jump_label_unlock();
@@ -519,16 +528,19 @@ void jump_label_update_timeout(struct work_struct *work)
 /*
  * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
  * would patch) or -1 (a first enable under way: the work's slow dec waits
- * for it). At 0 the dec is unbalanced: WARN and report it done.
+ * for it). At 0 the dec is unbalanced, below -1 the count is broken: WARN
+ * and report it done.
  */
 static bool static_key_dec_not_one(struct static_key *key,
 				   unsigned long caller)
 {
 	int v = atomic_read(&key->enabled);
+	enum static_key_misuse kind;
 
 	do {
-		if (v == 0) {
-			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+		if (v == 0 || v < -1) {
+			kind = v ? MISUSE_NEGATIVE : MISUSE_UNDERFLOW;
+			static_key_misuse(key, kind, caller);
 			return true;
 		}
 		if (v <= 1)

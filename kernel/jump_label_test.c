@@ -26,6 +26,7 @@ DEFINE_STATIC_KEY_FALSE_RO(jlt_ro);
 DEFINE_STATIC_KEY_TRUE_RO(jlt_ro_true);
 DEFINE_STATIC_KEY_FALSE(jlt_early);
 DEFINE_STATIC_KEY_FALSE(jlt_initsite);
+DEFINE_STATIC_KEY_ARRAY_FALSE(jlt_negative, 4);
 
 /* The old API, as an old caller writes it; the warnings are expected. */
 #pragma GCC diagnostic push
@@ -339,6 +340,43 @@ static void jlt_test_mixed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 }
 
+/*
+ * A negative count (memory corruption, a write behind the API) is named as
+ * such by every change, which leaves it alone; -1 exists only inside
+ * jump_label_mutex, so -2 stands for any.
+ */
+static void jlt_test_negative_count(struct kunit *test)
+{
+	struct static_key *keys[] = {
+		&jlt_negative[0].key, &jlt_negative[1].key,
+		&jlt_negative[2].key, &jlt_negative[3].key,
+	};
+	unsigned long warns;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		atomic_set(&keys[i]->enabled, -2);
+		warns = nr_warnings;
+		if (i == 0)
+			KUNIT_EXPECT_FALSE(test, static_key_slow_inc(keys[i]));
+		else if (i == 1)
+			static_key_slow_dec(keys[i]);
+		else if (i == 2)
+			static_key_enable(keys[i]);
+		else
+			static_key_disable(keys[i]);
+		KUNIT_EXPECT_EQ_MSG(test, nr_warnings, warns + 1, "op %u", i);
+		STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_negative_count,
+					    "has a negative count");
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&keys[i]->enabled), -2,
+				    "op %u", i);
+		KUNIT_EXPECT_FALSE(test,
+				   static_key_fast_inc_not_disabled(keys[i]));
+		KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+		atomic_set(&keys[i]->enabled, 0);
+	}
+}
+
 static void jlt_test_before_init(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, early_warnings, 1);
@@ -389,6 +427,7 @@ static struct kunit_case jlt_api_cases[] = {
 	KUNIT_CASE(jlt_test_fast_inc),
 	KUNIT_CASE(jlt_test_underflow),
 	KUNIT_CASE(jlt_test_mixed),
+	KUNIT_CASE(jlt_test_negative_count),
 	KUNIT_CASE(jlt_test_before_init),
 	KUNIT_CASE(jlt_test_cpuslocked),
 	KUNIT_CASE(jlt_test_count_states),
