@@ -64,7 +64,53 @@ static struct {
 } misuse_seen[64];
 static unsigned int nr_misuse_seen;
 
+/*
+ * static_key_disable() at a count of 1 that an inc took (by_inc) disables
+ * the key, as in Linux, but the inc's holder will still dec, and that dec
+ * underflows. The disable itself cannot WARN: the holder may be the one
+ * disabling, with no dec to come, or a TRUE key may be back at its default
+ * after a dec and an inc. So the disable is remembered here and the
+ * underflow, if it comes, names it. Past the end of this small record the
+ * underflow WARNs without the name.
+ */
+static struct {
+	struct static_key *key;
+	unsigned long caller;
+} held_disables[16];
+static unsigned int nr_held_disables;
+
 static DEFINE_SPINLOCK(misuse_lock);
+
+static void static_key_note_held_disable(struct static_key *key,
+					 unsigned long caller)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&misuse_lock, flags);
+	for (i = 0; i < nr_held_disables && held_disables[i].key != key; i++)
+		;
+	if (i < ARRAY_SIZE(held_disables)) {
+		held_disables[i].key = key;
+		held_disables[i].caller = caller;
+		nr_held_disables += i == nr_held_disables;
+	}
+	spin_unlock_irqrestore(&misuse_lock, flags);
+}
+
+/* The caller of the last held disable of key, or 0. */
+static unsigned long static_key_held_disable(struct static_key *key)
+{
+	unsigned long flags, caller = 0;
+	unsigned int i;
+
+	spin_lock_irqsave(&misuse_lock, flags);
+	for (i = 0; i < nr_held_disables && !caller; i++)
+		if (held_disables[i].key == key)
+			caller = held_disables[i].caller;
+	spin_unlock_irqrestore(&misuse_lock, flags);
+	return caller;
+}
 
 /* Records (key, kind); false if it was recorded before. */
 static bool static_key_misuse_first(struct static_key *key,
@@ -88,11 +134,22 @@ static bool static_key_misuse_first(struct static_key *key,
 static void static_key_misuse(struct static_key *key,
 			      enum static_key_misuse kind, unsigned long caller)
 {
+	unsigned long disabler = 0;
+
 	if (!static_key_misuse_first(key, kind))
 		return;
+	if (kind == MISUSE_UNDERFLOW)
+		disabler = static_key_held_disable(key);
 	/* No file and line: they would be this line, not the misuse's. */
-	__warn(NULL, 0, caller, "static key %pS %s (count %d)\n", key,
-	       misuse_text[kind], atomic_read(&key->enabled));
+	if (disabler)
+		__warn(NULL, 0, caller,
+		       "static key %pS %s (count %d): %pS had disabled it while "
+		       "an inc held it\n",
+		       key, misuse_text[kind], atomic_read(&key->enabled),
+		       (void *)disabler);
+	else
+		__warn(NULL, 0, caller, "static key %pS %s (count %d)\n", key,
+		       misuse_text[kind], atomic_read(&key->enabled));
 }
 
 static bool static_key_sealed(struct static_key *key)
@@ -118,10 +175,12 @@ static void jump_label_update(struct static_key *key);
 /*
  * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
  * that the first enable is under way. Called with jump_label_mutex held
- * and the count at 0.
+ * and the count at 0; by_inc says whether the 1 is an inc's reference.
  */
-static void static_key_enable_locked(struct static_key *key)
+static void static_key_enable_locked(struct static_key *key, bool by_inc)
 {
+	BUILD_BUG_ON(sizeof(struct static_key) != 16);
+	key->by_inc = by_inc;
 	atomic_set(&key->enabled, -1);
 	jump_label_update(key);
 	atomic_set_release(&key->enabled, 1);
@@ -160,7 +219,7 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		static_key_enable_locked(key);
+		static_key_enable_locked(key, true);
 	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 		ret = false;
@@ -210,8 +269,10 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 		}
 		if (!atomic_try_cmpxchg(&key->enabled, &v, v - 1))
 			continue;
-		if (v == 1)
+		if (v == 1) {
+			key->by_inc = false;
 			jump_label_update(key);
+		}
 		break;
 	}
 	jump_label_unlock();
@@ -245,7 +306,7 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
 	if (v == 0)
-		static_key_enable_locked(key);
+		static_key_enable_locked(key, false);
 	else if (v < 0)
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
@@ -276,12 +337,17 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 		return;
 	jump_label_lock();
 	v = 1;
-	if (atomic_try_cmpxchg(&key->enabled, &v, 0))
+	if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
+		/* See held_disables: an underflow to come will name us. */
+		if (key->by_inc)
+			static_key_note_held_disable(key, caller);
+		key->by_inc = false;
 		jump_label_update(key);
-	else if (v < 0)
+	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
-	else if (v != 0)
+	} else if (v != 0) {
 		static_key_misuse(key, MISUSE_MIXED, caller);
+	}
 	jump_label_unlock();
 }
 

@@ -27,6 +27,9 @@ DEFINE_STATIC_KEY_TRUE_RO(jlt_ro_true);
 DEFINE_STATIC_KEY_FALSE(jlt_early);
 DEFINE_STATIC_KEY_FALSE(jlt_initsite);
 DEFINE_STATIC_KEY_ARRAY_FALSE(jlt_negative, 4);
+DEFINE_STATIC_KEY_FALSE(jlt_held);
+DEFINE_STATIC_KEY_FALSE(jlt_held_bool);
+DEFINE_STATIC_KEY_TRUE(jlt_held_true);
 
 /* The old API, as an old caller writes it; the warnings are expected. */
 #pragma GCC diagnostic push
@@ -61,6 +64,7 @@ JLT_UNLIKELY(jlt_ro_fn, &jlt_ro)
 JLT_LIKELY(jlt_ro_true_fn, &jlt_ro_true)
 JLT_UNLIKELY(jlt_early_fn, &jlt_early)
 JLT_UNLIKELY(jlt_initsite_fn, &jlt_initsite)
+JLT_UNLIKELY(jlt_held_fn, &jlt_held)
 
 static noinline int jlt_maybe_on_fn(void)
 {
@@ -377,6 +381,55 @@ static void jlt_test_negative_count(struct kunit *test)
 	}
 }
 
+static noinline void jlt_disable_held(struct static_key_false *key)
+{
+	static_branch_disable(key);
+	barrier(); /* not a tail call: the WARN names this function */
+}
+
+/*
+ * static_branch_disable() of a key at 1 disables it even when the 1 is an
+ * inc's reference (Linux does): it cannot WARN, since the holder may be
+ * the one disabling. The holder's later dec underflows, and that WARN
+ * names the disable. A 1 from enable, or a TRUE key back at its default
+ * after a dec and an inc, draws no such note.
+ */
+static void jlt_test_disable_held(struct kunit *test)
+{
+	struct warn_record rec;
+	unsigned long warns;
+
+	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held));
+	warns = nr_warnings;
+	jlt_disable_held(&jlt_held);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
+	KUNIT_EXPECT_EQ(test, jlt_held_fn(), 0);
+	static_branch_dec(&jlt_held);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
+				    "decremented below zero");
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
+				    "jlt_disable_held+");
+	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
+
+	static_branch_enable(&jlt_held_bool);
+	jlt_disable_held(&jlt_held_bool);
+	static_branch_dec(&jlt_held_bool);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
+	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
+				    "decremented below zero");
+	warn_last(&rec);
+	KUNIT_EXPECT_NULL(test, strstr(rec.msg, "had disabled it"));
+
+	static_branch_dec(&jlt_held_true);
+	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held_true));
+	static_branch_disable(&jlt_held_true);
+	static_branch_enable(&jlt_held_true);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_held_true));
+}
+
 static void jlt_test_before_init(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, early_warnings, 1);
@@ -428,6 +481,7 @@ static struct kunit_case jlt_api_cases[] = {
 	KUNIT_CASE(jlt_test_underflow),
 	KUNIT_CASE(jlt_test_mixed),
 	KUNIT_CASE(jlt_test_negative_count),
+	KUNIT_CASE(jlt_test_disable_held),
 	KUNIT_CASE(jlt_test_before_init),
 	KUNIT_CASE(jlt_test_cpuslocked),
 	KUNIT_CASE(jlt_test_count_states),
