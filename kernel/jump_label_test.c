@@ -219,6 +219,7 @@ static void jlt_test_maybe(struct kunit *test)
 static void jlt_test_ro(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
 	int v = 0;
 
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_ro));
@@ -229,7 +230,7 @@ static void jlt_test_ro(struct kunit *test)
 						     sizeof(v)), -EFAULT);
 	static_branch_disable(&jlt_ro);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_ro, "read-only (_RO)");
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_ro, "read-only (_RO)");
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_ro));
 	KUNIT_EXPECT_EQ(test, jlt_ro_fn(), 1);
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ro));
@@ -273,14 +274,16 @@ static void jlt_test_refcount_nested(struct kunit *test)
 static void jlt_test_inc_overflow(struct kunit *test)
 {
 	unsigned long warns;
+	u64 log;
 
 	KUNIT_ASSERT_TRUE(test, static_branch_inc(&jlt_ref));
 	atomic_set(&jlt_ref.key.enabled, INT_MAX);
 	warns = nr_warnings;
+	log = printk_log_end();
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ref));
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), INT_MAX);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_inc_overflow,
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_inc_overflow,
 				    "count would overflow INT_MAX");
 	KUNIT_EXPECT_FALSE(test, static_key_fast_inc_not_disabled(&jlt_ref.key));
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 1);
@@ -306,10 +309,11 @@ static void jlt_test_fast_inc(struct kunit *test)
 static void jlt_test_underflow(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
 
 	static_branch_dec(&jlt_ref);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_underflow,
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_underflow,
 				    "decremented below zero");
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), 0);
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 0);
@@ -327,13 +331,16 @@ static void jlt_test_mixed(struct kunit *test)
 {
 	struct static_key *key = &jlt_array[1].key;
 	unsigned long warns;
+	u64 log;
 
 	static_key_slow_inc(key);
 	static_key_slow_inc(key);
 	warns = nr_warnings;
+	log = printk_log_end();
 	static_key_enable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_mixed, "mixed with inc/dec");
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_mixed,
+				    "mixed with inc/dec");
 	KUNIT_EXPECT_EQ(test, static_key_count(key), 2);
 	static_key_disable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1); /* once per key */
@@ -357,10 +364,12 @@ static void jlt_test_negative_count(struct kunit *test)
 	};
 	unsigned long warns;
 	unsigned int i;
+	u64 log;
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		atomic_set(&keys[i]->enabled, -2);
 		warns = nr_warnings;
+		log = printk_log_end();
 		if (i == 0)
 			KUNIT_EXPECT_FALSE(test, static_key_slow_inc(keys[i]));
 		else if (i == 1)
@@ -370,7 +379,7 @@ static void jlt_test_negative_count(struct kunit *test)
 		else
 			static_key_disable(keys[i]);
 		KUNIT_EXPECT_EQ_MSG(test, nr_warnings, warns + 1, "op %u", i);
-		STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_negative_count,
+		STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_negative_count,
 					    "has a negative count");
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&keys[i]->enabled), -2,
 				    "op %u", i);
@@ -396,31 +405,31 @@ static noinline void jlt_disable_held(struct static_key_false *key)
  */
 static void jlt_test_disable_held(struct kunit *test)
 {
-	struct warn_record rec;
 	unsigned long warns;
+	u64 log;
 
 	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held));
 	warns = nr_warnings;
+	log = printk_log_end();
 	jlt_disable_held(&jlt_held);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
 	KUNIT_EXPECT_EQ(test, jlt_held_fn(), 0);
 	static_branch_dec(&jlt_held);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
-				    "decremented below zero");
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
-				    "jlt_disable_held+");
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_disable_held,
+				    "decremented below zero (unbalanced dec) "
+				    "(count 0): jlt_disable_held+");
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
 
+	log = printk_log_end();
 	static_branch_enable(&jlt_held_bool);
 	jlt_disable_held(&jlt_held_bool);
 	static_branch_dec(&jlt_held_bool);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
-	STATIC_KEY_TEST_EXPECT_WARN(test, jlt_test_disable_held,
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_disable_held,
 				    "decremented below zero");
-	warn_last(&rec);
-	KUNIT_EXPECT_NULL(test, strstr(rec.msg, "had disabled it"));
+	KUNIT_EXPECT_FALSE(test, printk_log_contains(log, "had disabled it"));
 
 	static_branch_dec(&jlt_held_true);
 	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held_true));

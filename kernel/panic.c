@@ -4,7 +4,6 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <asm/processor.h>
 #include <asm/reboot.h>
 #include <asm/stacktrace.h>
@@ -39,50 +38,12 @@ void __noreturn panic(const char *fmt, ...)
 	machine_power_off(QEMU_EXIT_PANIC);
 }
 
-/* The last WARN, for warn_last(); copied whole under the lock. */
-static struct warn_record warn_record;
-static DEFINE_SPINLOCK(warn_record_lock);
-
-void warn_last(struct warn_record *rec)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&warn_record_lock, flags);
-	*rec = warn_record;
-	spin_unlock_irqrestore(&warn_record_lock, flags);
-}
-
-/* Formats the record on the stack: nothing that may WARN runs locked. */
-static void warn_record_set(const char *file, int line, unsigned long caller,
-			    const char *fmt, va_list args)
-{
-	struct warn_record rec;
-	unsigned long flags;
-	int len;
-
-	if (file)
-		scnprintf(rec.where, sizeof(rec.where), "%s:%d %pS", file, line,
-			  (void *)caller);
-	else
-		scnprintf(rec.where, sizeof(rec.where), "%pS", (void *)caller);
-	len = fmt ? vscnprintf(rec.msg, sizeof(rec.msg), fmt, args) : 0;
-	if (len && rec.msg[len - 1] == '\n')
-		len--;
-	rec.msg[len] = '\0';
-	spin_lock_irqsave(&warn_record_lock, flags);
-	warn_record = rec;
-	spin_unlock_irqrestore(&warn_record_lock, flags);
-}
-
 void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	    ...)
 {
 	va_list args;
 
 	__atomic_fetch_add(&nr_warnings, 1, __ATOMIC_RELAXED);
-	va_start(args, fmt);
-	warn_record_set(file, line, caller, fmt, args);
-	va_end(args);
 	pr_warn("------------[ cut here ]------------\n");
 	if (file)
 		pr_warn("WARNING: CPU: %u at %s:%d %pS\n", smp_processor_id(),

@@ -16,30 +16,30 @@
  * With CONFIG_JUMP_LABEL, static_key_test_entries() and
  * static_key_test_wrong_sites() look at a key's entries and sites.
  *
- * STATIC_KEY_TEST_EXPECT_WARN(test, fn, text) expects the last WARN to be
- * a misuse reported at a call in fn (its place "fn+off/len": the caller,
- * not a line of kernel/jump_label.c) whose message holds text.
+ * STATIC_KEY_TEST_EXPECT_WARN(test, log, fn, text) expects the printk log
+ * since log (a printk_log_end() value) to hold a WARN placed at a call in
+ * fn ("at fn+off/len": the caller, not a line of kernel/jump_label.c) and
+ * text.
  */
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
-#include <linux/string.h>
+#include <linux/printk.h>
 #include <kunit/test.h>
 
-#define STATIC_KEY_TEST_EXPECT_WARN(test, fn, text)                          \
+#define STATIC_KEY_TEST_EXPECT_WARN(test, log, fn, text)                     \
 	do {                                                                 \
-		struct warn_record __rec;                                    \
-		char __fn[128];                                              \
+		char __at[128];                                              \
                                                                              \
-		warn_last(&__rec);                                           \
-		scnprintf(__fn, sizeof(__fn), "%ps+", (void *)(fn));         \
-		KUNIT_EXPECT_TRUE_MSG(                                       \
-			test, !strncmp(__rec.where, __fn, strlen(__fn)),     \
-			"WARN at \"%s\", not in %s", __rec.where, __fn);     \
-		KUNIT_EXPECT_TRUE_MSG(test, strstr(__rec.msg, text) != NULL, \
-				      "WARN says \"%s\", not \"%s\"",        \
-				      __rec.msg, text);                      \
+		scnprintf(__at, sizeof(__at), " at %ps+", (void *)(fn));     \
+		KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, __at),  \
+				      "no WARN \"...%s\" in the log", __at);  \
+		KUNIT_EXPECT_FALSE_MSG(                                      \
+			test, printk_log_contains(log, " at kernel/jump_"),  \
+			"a WARN placed in kernel/jump_label.c");             \
+		KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, text),  \
+				      "no \"%s\" in the log", text);          \
 	} while (0)
 
 #define STATIC_KEY_TEST_PAD() asm volatile(".skip 200, 0x90")

@@ -12,21 +12,13 @@
  * WARN itself; with a NULL file it is "caller+off/len" alone, for an API
  * that reports its caller's misuse (the file and line would be the API's
  * own, which belong to neither). nr_warnings counts them so that tests can
- * check that a misuse warned exactly once; warn_last() gives tests the
- * place and message of the last one.
+ * check that a misuse warned exactly once (printk_log_contains() what it
+ * said).
  */
 void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	    ...) __printf(4, 5) __cold;
 void __noreturn __bug(const char *file, int line, const char *cond) __cold;
 extern unsigned long nr_warnings;
-
-struct warn_record {
-	char where[96];		/* the place, as printed after "at " */
-	char msg[160];		/* the message, truncated to fit, no final \n */
-};
-
-/* Copies the last WARN's place and message (both "" before any). */
-void warn_last(struct warn_record *rec);
 
 #define WARN(cond, fmt...)                                                  \
 	({                                                                  \
