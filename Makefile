@@ -10,7 +10,33 @@ PHONY :=
 
 srctree := $(CURDIR)
 O ?= build
-override O := $(patsubst %/,%,$(O))
+
+# The build directory is normalised once, so that every spelling of one
+# directory (build, ./build/, $(CURDIR)/build, a symlink to it) names the
+# same targets: the dependency files written under one spelling must hold
+# under the others (make test and the runner spell it differently). It
+# becomes relative to the source tree when inside it, absolute otherwise.
+ifeq ($(strip $(O)),)
+$(error O= is empty: give the build directory, e.g. O=build)
+endif
+ifneq ($(words $(O)),1)
+$(error O="$(O)" contains a space: make cannot handle such paths, choose a build directory without one)
+endif
+ifneq ($(findstring :,$(O)),)
+$(error O=$(O) contains a ':': make cannot handle such paths, choose a build directory without one)
+endif
+build-dir := $(abspath $(O))
+ifneq ($(realpath $(build-dir)),)
+build-dir := $(realpath $(build-dir))
+else ifneq ($(realpath $(dir $(build-dir))),)
+build-dir := $(realpath $(dir $(build-dir)))/$(notdir $(build-dir))
+endif
+# "make clean" empties the build directory: never the source tree.
+ifneq ($(filter $(patsubst %/,%,$(build-dir))/%,$(CURDIR)/),)
+$(error O=$(O) is the source tree or contains it: choose a directory inside it, e.g. O=build)
+endif
+override O := $(patsubst $(CURDIR)/%,%,$(build-dir))
+
 KCONFIG_CONFIG ?= $(O)/.config
 # kconfiglib reads $KCONFIG_CONFIG: it gets it on its own command lines and
 # is not exported, so that the makes a recipe starts with another O= (the
@@ -128,6 +154,8 @@ olddefconfig oldconfig menuconfig:
 	$(Q)$(KCONFIG) $@ Kconfig
 
 savedefconfig:
+	$(Q)test -f $(KCONFIG_CONFIG) || { echo "savedefconfig: no $(KCONFIG_CONFIG) to" \
+		"save: run 'make O=$(O) defconfig' (or build) first" >&2; exit 1; }
 	$(Q)$(KCONFIG) savedefconfig --kconfig Kconfig --out $(O)/defconfig
 	@echo "  wrote $(O)/defconfig"
 
@@ -276,6 +304,8 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
+	@echo "Host tool checks (tests/tools):"
+	$(Q)$(PYTHON) -m unittest discover -s tests/tools
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4

@@ -37,9 +37,10 @@ void jump_label_unlock(void)
 }
 
 /*
- * Misuse WARNs once per key and kind of misuse, naming the key and the
- * caller; later misuses of the same kind on the same key stay quiet. The
- * record is small: past its end every misuse warns.
+ * Misuse WARNs once per key and kind of misuse, naming the key, with the
+ * caller (the code that called the API) as the WARN's place; later misuses
+ * of the same kind on the same key stay quiet. The record is small: past
+ * its end every misuse warns.
  */
 enum static_key_misuse {
 	MISUSE_BEFORE_INIT,
@@ -48,6 +49,7 @@ enum static_key_misuse {
 	MISUSE_OVERFLOW,
 	MISUSE_SEALED,
 	MISUSE_CPUS_UNLOCKED,
+	MISUSE_NEGATIVE,
 };
 
 static const char *const misuse_text[] = {
@@ -58,6 +60,8 @@ static const char *const misuse_text[] = {
 	[MISUSE_SEALED] = "changed after init, but it is read-only (_RO)",
 	[MISUSE_CPUS_UNLOCKED] =
 		"changed by a _cpuslocked call without cpus_read_lock() held (taken for the call)",
+	[MISUSE_NEGATIVE] = "has a negative count: memory corruption, or a "
+			    "write that bypassed the API; left as it is",
 };
 
 static struct {
@@ -66,7 +70,53 @@ static struct {
 } misuse_seen[64];
 static unsigned int nr_misuse_seen;
 
+/*
+ * static_key_disable() at a count of 1 that an inc took (by_inc) disables
+ * the key, as in Linux, but the inc's holder will still dec, and that dec
+ * underflows. The disable itself cannot WARN: the holder may be the one
+ * disabling, with no dec to come, or a TRUE key may be back at its default
+ * after a dec and an inc. So the disable is remembered here and the
+ * underflow, if it comes, names it. Past the end of this small record the
+ * underflow WARNs without the name.
+ */
+static struct {
+	struct static_key *key;
+	unsigned long caller;
+} held_disables[16];
+static unsigned int nr_held_disables;
+
 static DEFINE_SPINLOCK(misuse_lock);
+
+static void static_key_note_held_disable(struct static_key *key,
+					 unsigned long caller)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&misuse_lock, flags);
+	for (i = 0; i < nr_held_disables && held_disables[i].key != key; i++)
+		;
+	if (i < ARRAY_SIZE(held_disables)) {
+		held_disables[i].key = key;
+		held_disables[i].caller = caller;
+		nr_held_disables += i == nr_held_disables;
+	}
+	spin_unlock_irqrestore(&misuse_lock, flags);
+}
+
+/* The caller of the last held disable of key, or 0. */
+static unsigned long static_key_held_disable(struct static_key *key)
+{
+	unsigned long flags, caller = 0;
+	unsigned int i;
+
+	spin_lock_irqsave(&misuse_lock, flags);
+	for (i = 0; i < nr_held_disables && !caller; i++)
+		if (held_disables[i].key == key)
+			caller = held_disables[i].caller;
+	spin_unlock_irqrestore(&misuse_lock, flags);
+	return caller;
+}
 
 /* Records (key, kind); false if it was recorded before. */
 static bool static_key_misuse_first(struct static_key *key,
@@ -90,10 +140,22 @@ static bool static_key_misuse_first(struct static_key *key,
 static void static_key_misuse(struct static_key *key,
 			      enum static_key_misuse kind, unsigned long caller)
 {
+	unsigned long disabler = 0;
+
 	if (!static_key_misuse_first(key, kind))
 		return;
-	__warn(__FILE__, __LINE__, caller, "static key %pS %s (count %d)\n",
-	       key, misuse_text[kind], atomic_read(&key->enabled));
+	if (kind == MISUSE_UNDERFLOW)
+		disabler = static_key_held_disable(key);
+	/* No file and line: they would be this line, not the misuse's. */
+	if (disabler)
+		__warn(NULL, 0, caller,
+		       "static key %pS %s (count %d): %pS had disabled it while "
+		       "an inc held it\n",
+		       key, misuse_text[kind], atomic_read(&key->enabled),
+		       (void *)disabler);
+	else
+		__warn(NULL, 0, caller, "static key %pS %s (count %d)\n", key,
+		       misuse_text[kind], atomic_read(&key->enabled));
 }
 
 static bool static_key_sealed(struct static_key *key)
@@ -142,10 +204,12 @@ static void jump_label_update(struct static_key *key);
 /*
  * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
  * that the first enable is under way. Called with jump_label_mutex held
- * and the count at 0.
+ * and the count at 0; by_inc says whether the 1 is an inc's reference.
  */
-static void static_key_enable_locked(struct static_key *key)
+static void static_key_enable_locked(struct static_key *key, bool by_inc)
 {
+	BUILD_BUG_ON(sizeof(struct static_key) != 16);
+	key->by_inc = by_inc;
 	atomic_set(&key->enabled, -1);
 	jump_label_update(key);
 	atomic_set_release(&key->enabled, 1);
@@ -180,9 +244,13 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	if (__static_key_inc_not_disabled(key))
 		return true;
 	jump_label_lock();
+	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		static_key_enable_locked(key);
+		static_key_enable_locked(key, true);
+	} else if (v < 0) {
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
+		ret = false;
 	} else if (!__static_key_inc_not_disabled(key)) {
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
@@ -212,6 +280,7 @@ bool static_key_slow_inc(struct static_key *key)
 
 static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
+	enum static_key_misuse kind;
 	int v;
 
 	if (!static_key_check_use(key, caller))
@@ -225,13 +294,16 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 	v = atomic_read(&key->enabled);
 	for (;;) {
 		if (v <= 0) {
-			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+			kind = v ? MISUSE_NEGATIVE : MISUSE_UNDERFLOW;
+			static_key_misuse(key, kind, caller);
 			break;
 		}
 		if (!atomic_try_cmpxchg(&key->enabled, &v, v - 1))
 			continue;
-		if (v == 1)
+		if (v == 1) {
+			key->by_inc = false;
 			jump_label_update(key);
+		}
 		break;
 	}
 	jump_label_unlock();
@@ -267,7 +339,9 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
 	if (v == 0)
-		static_key_enable_locked(key);
+		static_key_enable_locked(key, false);
+	else if (v < 0)
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	jump_label_unlock();
@@ -294,18 +368,21 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 
 	if (!static_key_check_use(key, caller))
 		return;
-	v = atomic_read(&key->enabled);
-	if (v != 1) {
-		if (v != 0)
-			static_key_misuse(key, MISUSE_MIXED, caller);
+	if (atomic_read(&key->enabled) == 0)
 		return;
-	}
 	jump_label_lock();
 	v = 1;
-	if (atomic_try_cmpxchg(&key->enabled, &v, 0))
+	if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
+		/* See held_disables: an underflow to come will name us. */
+		if (key->by_inc)
+			static_key_note_held_disable(key, caller);
+		key->by_inc = false;
 		jump_label_update(key);
-	else if (v != 0)
+	} else if (v < 0) {
+		static_key_misuse(key, MISUSE_NEGATIVE, caller);
+	} else if (v != 0) {
 		static_key_misuse(key, MISUSE_MIXED, caller);
+	}
 	jump_label_unlock();
 }
 
@@ -555,16 +632,19 @@ void jump_label_update_timeout(struct work_struct *work)
 /*
  * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
  * would patch) or -1 (a first enable under way: the work's slow dec waits
- * for it). At 0 the dec is unbalanced: WARN and report it done.
+ * for it). At 0 the dec is unbalanced, below -1 the count is broken: WARN
+ * and report it done.
  */
 static bool static_key_dec_not_one(struct static_key *key,
 				   unsigned long caller)
 {
 	int v = atomic_read(&key->enabled);
+	enum static_key_misuse kind;
 
 	do {
-		if (v == 0) {
-			static_key_misuse(key, MISUSE_UNDERFLOW, caller);
+		if (v == 0 || v < -1) {
+			kind = v ? MISUSE_NEGATIVE : MISUSE_UNDERFLOW;
+			static_key_misuse(key, kind, caller);
 			return true;
 		}
 		if (v <= 1)

@@ -184,9 +184,12 @@ static void jlr_test_old_form(struct kunit *test)
 static void jlr_test_unbalanced_warns(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
 
 	static_branch_slow_dec_deferred(&jlr_unbal);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlr_test_unbalanced_warns,
+				    "decremented below zero");
 	static_branch_slow_dec_deferred(&jlr_unbal);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlr_unbal.key.key), 0);

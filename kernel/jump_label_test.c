@@ -26,6 +26,10 @@ DEFINE_STATIC_KEY_FALSE_RO(jlt_ro);
 DEFINE_STATIC_KEY_TRUE_RO(jlt_ro_true);
 DEFINE_STATIC_KEY_FALSE(jlt_early);
 DEFINE_STATIC_KEY_FALSE(jlt_initsite);
+DEFINE_STATIC_KEY_ARRAY_FALSE(jlt_negative, 4);
+DEFINE_STATIC_KEY_FALSE(jlt_held);
+DEFINE_STATIC_KEY_FALSE(jlt_held_bool);
+DEFINE_STATIC_KEY_TRUE(jlt_held_true);
 
 /* The old API, as an old caller writes it; the warnings are expected. */
 #pragma GCC diagnostic push
@@ -60,6 +64,7 @@ JLT_UNLIKELY(jlt_ro_fn, &jlt_ro)
 JLT_LIKELY(jlt_ro_true_fn, &jlt_ro_true)
 JLT_UNLIKELY(jlt_early_fn, &jlt_early)
 JLT_UNLIKELY(jlt_initsite_fn, &jlt_initsite)
+JLT_UNLIKELY(jlt_held_fn, &jlt_held)
 
 static noinline int jlt_maybe_on_fn(void)
 {
@@ -214,6 +219,7 @@ static void jlt_test_maybe(struct kunit *test)
 static void jlt_test_ro(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
 	int v = 0;
 
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_ro));
@@ -224,6 +230,7 @@ static void jlt_test_ro(struct kunit *test)
 						     sizeof(v)), -EFAULT);
 	static_branch_disable(&jlt_ro);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_ro, "read-only (_RO)");
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_ro));
 	KUNIT_EXPECT_EQ(test, jlt_ro_fn(), 1);
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ro));
@@ -267,13 +274,17 @@ static void jlt_test_refcount_nested(struct kunit *test)
 static void jlt_test_inc_overflow(struct kunit *test)
 {
 	unsigned long warns;
+	u64 log;
 
 	KUNIT_ASSERT_TRUE(test, static_branch_inc(&jlt_ref));
 	atomic_set(&jlt_ref.key.enabled, INT_MAX);
 	warns = nr_warnings;
+	log = printk_log_end();
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ref));
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), INT_MAX);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_inc_overflow,
+				    "count would overflow INT_MAX");
 	KUNIT_EXPECT_FALSE(test, static_key_fast_inc_not_disabled(&jlt_ref.key));
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 1);
 	atomic_set(&jlt_ref.key.enabled, 1);
@@ -298,9 +309,12 @@ static void jlt_test_fast_inc(struct kunit *test)
 static void jlt_test_underflow(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
 
 	static_branch_dec(&jlt_ref);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_underflow,
+				    "decremented below zero");
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ref.key), 0);
 	KUNIT_EXPECT_EQ(test, jlt_ref_fn(), 0);
 	static_branch_dec(&jlt_ref);
@@ -317,12 +331,16 @@ static void jlt_test_mixed(struct kunit *test)
 {
 	struct static_key *key = &jlt_array[1].key;
 	unsigned long warns;
+	u64 log;
 
 	static_key_slow_inc(key);
 	static_key_slow_inc(key);
 	warns = nr_warnings;
+	log = printk_log_end();
 	static_key_enable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_mixed,
+				    "mixed with inc/dec");
 	KUNIT_EXPECT_EQ(test, static_key_count(key), 2);
 	static_key_disable(key);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1); /* once per key */
@@ -331,6 +349,94 @@ static void jlt_test_mixed(struct kunit *test)
 	static_key_slow_dec(key);
 	KUNIT_EXPECT_EQ(test, static_key_count(key), 0);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+}
+
+/*
+ * A negative count (memory corruption, a write behind the API) is named as
+ * such by every change, which leaves it alone; -1 exists only inside
+ * jump_label_mutex, so -2 stands for any.
+ */
+static void jlt_test_negative_count(struct kunit *test)
+{
+	struct static_key *keys[] = {
+		&jlt_negative[0].key, &jlt_negative[1].key,
+		&jlt_negative[2].key, &jlt_negative[3].key,
+	};
+	unsigned long warns;
+	unsigned int i;
+	u64 log;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		atomic_set(&keys[i]->enabled, -2);
+		warns = nr_warnings;
+		log = printk_log_end();
+		if (i == 0)
+			KUNIT_EXPECT_FALSE(test, static_key_slow_inc(keys[i]));
+		else if (i == 1)
+			static_key_slow_dec(keys[i]);
+		else if (i == 2)
+			static_key_enable(keys[i]);
+		else
+			static_key_disable(keys[i]);
+		KUNIT_EXPECT_EQ_MSG(test, nr_warnings, warns + 1, "op %u", i);
+		STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_negative_count,
+					    "has a negative count");
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&keys[i]->enabled), -2,
+				    "op %u", i);
+		KUNIT_EXPECT_FALSE(test,
+				   static_key_fast_inc_not_disabled(keys[i]));
+		KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+		atomic_set(&keys[i]->enabled, 0);
+	}
+}
+
+static noinline void jlt_disable_held(struct static_key_false *key)
+{
+	static_branch_disable(key);
+	barrier(); /* not a tail call: the WARN names this function */
+}
+
+/*
+ * static_branch_disable() of a key at 1 disables it even when the 1 is an
+ * inc's reference (Linux does): it cannot WARN, since the holder may be
+ * the one disabling. The holder's later dec underflows, and that WARN
+ * names the disable. A 1 from enable, or a TRUE key back at its default
+ * after a dec and an inc, draws no such note.
+ */
+static void jlt_test_disable_held(struct kunit *test)
+{
+	unsigned long warns;
+	u64 log;
+
+	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held));
+	warns = nr_warnings;
+	log = printk_log_end();
+	jlt_disable_held(&jlt_held);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
+	KUNIT_EXPECT_EQ(test, jlt_held_fn(), 0);
+	static_branch_dec(&jlt_held);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_disable_held,
+				    "decremented below zero (unbalanced dec) "
+				    "(count 0): jlt_disable_held+");
+	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_held.key), 0);
+
+	log = printk_log_end();
+	static_branch_enable(&jlt_held_bool);
+	jlt_disable_held(&jlt_held_bool);
+	static_branch_dec(&jlt_held_bool);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
+	STATIC_KEY_TEST_EXPECT_WARN(test, log, jlt_test_disable_held,
+				    "decremented below zero");
+	KUNIT_EXPECT_FALSE(test, printk_log_contains(log, "had disabled it"));
+
+	static_branch_dec(&jlt_held_true);
+	KUNIT_EXPECT_TRUE(test, static_branch_inc(&jlt_held_true));
+	static_branch_disable(&jlt_held_true);
+	static_branch_enable(&jlt_held_true);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&jlt_held_true));
 }
 
 static void jlt_test_before_init(struct kunit *test)
@@ -383,6 +489,8 @@ static struct kunit_case jlt_api_cases[] = {
 	KUNIT_CASE(jlt_test_fast_inc),
 	KUNIT_CASE(jlt_test_underflow),
 	KUNIT_CASE(jlt_test_mixed),
+	KUNIT_CASE(jlt_test_negative_count),
+	KUNIT_CASE(jlt_test_disable_held),
 	KUNIT_CASE(jlt_test_before_init),
 	KUNIT_CASE(jlt_test_cpuslocked),
 	KUNIT_CASE(jlt_test_count_states),

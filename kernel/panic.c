@@ -45,8 +45,12 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 
 	__atomic_fetch_add(&nr_warnings, 1, __ATOMIC_RELAXED);
 	pr_warn("------------[ cut here ]------------\n");
-	pr_warn("WARNING: CPU: %u at %s:%d %pS\n", smp_processor_id(), file,
-		line, (void *)caller);
+	if (file)
+		pr_warn("WARNING: CPU: %u at %s:%d %pS\n", smp_processor_id(),
+			file, line, (void *)caller);
+	else
+		pr_warn("WARNING: CPU: %u at %pS\n", smp_processor_id(),
+			(void *)caller);
 	if (fmt) {
 		va_start(args, fmt);
 		vprintk(fmt, args);

@@ -15,8 +15,9 @@ exactly when (enabled > 0) XOR branch. The table must also be sorted by
 (key, code), both as unsigned addresses, as jump_label_fixup leaves it.
 
 Prints one summary line and exits 0 when every site is right; prints each
-problem to stderr and exits 1 otherwise (also for an unreadable image or a
-failing objdump).
+problem to stderr and exits 1 otherwise (also for an unreadable image, one
+without the table's section or symbols, a stripped one, or a failing
+objdump).
 """
 import argparse
 import collections
@@ -71,6 +72,7 @@ class Image:
         if (self.elf["e_machine"] != "EM_X86_64" or
                 self.elf["e_type"] != "ET_EXEC"):
             raise CheckError("not an x86-64 executable (ET_EXEC)")
+        check_links(self.elf, f)
         self.sections = [
             Section(s.name, s["sh_type"], s["sh_flags"], s["sh_addr"],
                     s["sh_size"], i)
@@ -104,17 +106,61 @@ class Image:
                              f"{addr:#x} lie outside the file")
         return data
 
-    def symbol(self, name):
+    def symbols(self, names):
+        """The values of names in .symtab; CheckError naming what is
+        missing (the whole .symtab of a stripped image, or symbols)."""
         symtab = self.elf.get_section_by_name(".symtab")
         if not isinstance(symtab, SymbolTableSection):
-            return None
-        syms = symtab.get_symbol_by_name(name)
-        return syms[0]["st_value"] if syms else None
+            raise CheckError(f"no {TABLE} section and no .symtab (a "
+                             "stripped image?): cannot locate the jump "
+                             f"table ({', '.join(names)})")
+        values = [symtab.get_symbol_by_name(name) for name in names]
+        missing = [n for n, v in zip(names, values) if not v]
+        if missing:
+            raise CheckError(f"no {TABLE} section, and .symtab lacks "
+                             f"{', '.join(missing)}: cannot locate the "
+                             "jump table")
+        return [v[0]["st_value"] for v in values]
 
     def text_sections(self):
         return [s for s in self.sections[1:]
                 if s.flags & (SHF_ALLOC | SHF_EXECINSTR) ==
                 SHF_ALLOC | SHF_EXECINSTR and s.type != "SHT_NOBITS"]
+
+
+SHDR = struct.Struct("<IIQQQQIIQQ")
+SHT_SYMTAB, SHT_STRTAB, SHT_DYNSYM = 2, 3, 11
+
+
+def check_links(elf, f):
+    """Every section's sh_link is a section, and a symbol table's is a
+    string table: pyelftools follows these links as it builds the
+    sections and fails with a traceback on a bad one."""
+    num = elf.num_sections()
+    headers = []
+    for i in range(num):
+        f.seek(elf["e_shoff"] + i * elf["e_shentsize"])
+        raw = f.read(SHDR.size)
+        if len(raw) != SHDR.size:
+            raise CheckError(f"section header {i} lies outside the file")
+        headers.append(SHDR.unpack(raw))
+
+    def name(i):
+        """Section i's name, read by hand; '?' if it cannot be."""
+        strtab = elf.get_shstrndx()
+        if strtab >= num:
+            return "?"
+        f.seek(headers[strtab][4] + headers[i][0])
+        return f.read(64).split(b"\0")[0].decode("ascii", "replace") or "?"
+
+    for i, (_, sh_type, _, _, _, _, sh_link, _, _, _) in enumerate(headers):
+        if sh_type in (SHT_SYMTAB, SHT_DYNSYM) and (
+                sh_link >= num or headers[sh_link][1] != SHT_STRTAB):
+            raise CheckError(f"{name(i)}: sh_link {sh_link} is not a string "
+                             f"table ({num} sections)")
+        if sh_link >= num:
+            raise CheckError(f"section {i} ({name(i)}): sh_link {sh_link} "
+                             f"is not a section ({num} sections)")
 
 
 def find_table(image):
@@ -128,10 +174,10 @@ def find_table(image):
         where = f"empty {TABLE} section"
         addr = sec.addr
     else:
-        start = image.symbol("__start___jump_table")
-        stop = image.symbol("__stop___jump_table")
-        if start is None or stop is None or start == stop:
-            return 0, b"", f"no {TABLE} section"
+        start, stop = image.symbols(["__start___jump_table",
+                                     "__stop___jump_table"])
+        if start == stop:
+            return 0, b"", f"__start{TABLE} == __stop{TABLE}"
         holder = image.find(start, stop - start, SHF_ALLOC)
         if stop < start or not holder or holder.type != "SHT_PROGBITS":
             raise CheckError(f"__start/__stop{TABLE} do not span loaded "
@@ -315,6 +361,8 @@ def check_order(entries):
 
 
 def check(path, objdump):
+    if os.path.isdir(path):
+        raise CheckError("is a directory, not a kernel image")
     with open(path, "rb") as f:
         return check_image(Image(f), path, objdump)
 

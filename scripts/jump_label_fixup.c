@@ -31,7 +31,9 @@
  *
  * The table is the section named __jump_table or, if the linker script
  * folds it into another output section, the bytes between the symbols
- * __start___jump_table and __stop___jump_table.
+ * __start___jump_table and __stop___jump_table. An image with neither
+ * (stripped, or not a kernel) is an error naming what is missing, not an
+ * empty table; equal start and stop symbols are an empty table.
  *
  * The ELF file goes through libelf, as in objtool. With ELF_F_LAYOUT set,
  * elf_update() keeps every offset and writes back only the section data we
@@ -48,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROG		"jump_label_fixup"
@@ -174,9 +177,20 @@ static const char *ehdr_problem(Elf *elf)
 static int open_image(struct image *im)
 {
 	const char *why;
+	struct stat st;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		elf_error(im, "libelf is unusable");
+		return -1;
+	}
+	if (stat(im->path, &st)) {
+		error(im, "%s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error(im, "%s", S_ISDIR(st.st_mode) ?
+		      "is a directory, not a kernel image" :
+		      "is not a regular file");
 		return -1;
 	}
 	im->fd = open(im->path, O_RDWR);
@@ -277,56 +291,117 @@ static unsigned char *section_bytes(struct image *im, struct section *s,
 	return (unsigned char *)s->data->d_buf + off;
 }
 
-/* Value of the symbol @name in .symtab; 0 if it is missing. */
-static int find_symbol(struct image *im, const char *name, GElf_Addr *value)
+/*
+ * The symbol table and its string table, checked: 0 if the image has no
+ * .symtab (stripped), -1 with an error if it is unusable.
+ */
+static int open_symtab(struct image *im, struct section *s)
 {
-	struct section s;
-	const char *sym_name;
+	size_t shnum;
+	Elf_Scn *str;
+	GElf_Shdr strh;
+
+	if (!find_by_name(im, ".symtab", s))
+		return 0;
+	if (s->sh.sh_type != SHT_SYMTAB ||
+	    s->sh.sh_entsize != sizeof(Elf64_Sym)) {
+		error(im, ".symtab is not an ELF64 symbol table (type %u, "
+		      "entry size %" PRIu64 ")", s->sh.sh_type,
+		      (uint64_t)s->sh.sh_entsize);
+		return -1;
+	}
+	if (elf_getshdrnum(im->elf, &shnum))
+		shnum = 0;
+	str = s->sh.sh_link && s->sh.sh_link < shnum ?
+		elf_getscn(im->elf, s->sh.sh_link) : NULL;
+	if (!str || !gelf_getshdr(str, &strh) || strh.sh_type != SHT_STRTAB) {
+		error(im, ".symtab: sh_link %u is not a string table (%zu "
+		      "sections)", s->sh.sh_link, shnum);
+		return -1;
+	}
+	s->data = elf_getdata(s->scn, NULL);
+	if (!s->data || s->data->d_size != s->sh.sh_size) {
+		elf_error(im, "cannot read .symtab");
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * Looks up each of @names (NULL-terminated) in the checked .symtab @s and
+ * stores its value; -1 with one error naming those that are missing.
+ */
+static int find_symbols(struct image *im, struct section *s,
+			const char *const *names, GElf_Addr *values)
+{
+	unsigned int found = 0, all, n, j;
+	char missing[128] = "";
+	const char *name;
 	GElf_Sym sym;
 	size_t i;
 
-	if (!find_by_name(im, ".symtab", &s) || s.sh.sh_type != SHT_SYMTAB ||
-	    !s.sh.sh_entsize)
-		return 0;
-	s.data = elf_getdata(s.scn, NULL);
-	if (!s.data)
-		return 0;
-	for (i = 0; i < s.sh.sh_size / s.sh.sh_entsize; i++) {
-		if (!gelf_getsym(s.data, i, &sym))
-			return 0;
-		sym_name = elf_strptr(im->elf, s.sh.sh_link, sym.st_name);
-		if (sym_name && !strcmp(sym_name, name)) {
-			*value = sym.st_value;
-			return 1;
+	for (n = 0; names[n]; n++)
+		;
+	all = (1u << n) - 1;
+	for (i = 0; i < s->sh.sh_size / s->sh.sh_entsize && found != all; i++) {
+		if (!gelf_getsym(s->data, i, &sym)) {
+			elf_error(im, "cannot read a symbol of .symtab");
+			return -1;
+		}
+		name = elf_strptr(im->elf, s->sh.sh_link, sym.st_name);
+		for (j = 0; name && j < n; j++) {
+			if (!(found & 1u << j) && !strcmp(name, names[j])) {
+				values[j] = sym.st_value;
+				found |= 1u << j;
+			}
 		}
 	}
-	return 0;
+	if (found == all)
+		return 0;
+	for (j = 0; j < n; j++)
+		if (!(found & 1u << j))
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), "%s%s",
+				 missing[0] ? ", " : "", names[j]);
+	error(im, "no " TABLE_NAME " section, and .symtab lacks %s: cannot "
+	      "locate the jump table", missing);
+	return -1;
 }
 
 /* No __jump_table section: the table between its start and stop symbols. */
 static int table_from_symbols(struct image *im, struct table *t,
 			      uint64_t *size)
 {
-	GElf_Addr start, stop;
+	static const char *const names[] = {
+		"__start___jump_table", "__stop___jump_table", NULL
+	};
+	GElf_Addr value[2];
+	struct section symtab;
+	int ret;
 
-	if (!find_symbol(im, "__start___jump_table", &start) ||
-	    !find_symbol(im, "__stop___jump_table", &stop))
-		return 0;
-	if (stop < start) {
+	ret = open_symtab(im, &symtab);
+	if (!ret)
+		error(im, "no " TABLE_NAME " section and no .symtab (a "
+		      "stripped image?): cannot locate the jump table "
+		      "(__start___jump_table, __stop___jump_table)");
+	if (ret <= 0 || find_symbols(im, &symtab, names, value))
+		return -1;
+	if (value[1] < value[0]) {
 		error(im, "__stop___jump_table lies before "
 		      "__start___jump_table");
 		return -1;
 	}
-	if (stop == start)
+	if (value[1] == value[0])
 		return 0;
-	if (!find_section(im, start, stop - start, SHF_ALLOC, 0, &t->sec) ||
+	if (!find_section(im, value[0], value[1] - value[0], SHF_ALLOC, 0,
+			  &t->sec) ||
 	    t->sec.sh.sh_type != SHT_PROGBITS) {
 		error(im, "__start/__stop___jump_table do not span "
 		      "loaded data");
 		return -1;
 	}
-	t->addr = start;
-	*size = stop - start;
+	t->addr = value[0];
+	*size = value[1] - value[0];
 	return 0;
 }
 

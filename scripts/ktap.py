@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 PASSED, FAILED, SKIPPED, INCOMPLETE = 'PASSED', 'FAILED', 'SKIPPED', 'INCOMPLETE'
+XFAIL = 'XFAIL'
 
 KTAP_HEADER = 'KTAP version 1'
 ANSI_RE = re.compile(r'\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])')
@@ -15,7 +16,12 @@ CTRL_RE = re.compile(r'[\x00-\x08\x0b-\x1f\x7f]')
 PLAN_RE = re.compile(r'1\.\.(\d+)\s*(?:#.*)?')
 RESULT_RE = re.compile(r'(not ok|ok)\s+(\d+)(?:\s+(.*))?')
 SUBTEST_RE = re.compile(r'#\s*Subtest:\s*(.*)')
-DIRECTIVE_RE = re.compile(r'(SKIP|TODO)\b\s*(.*)', re.IGNORECASE)
+# Directives (KTAP: "ok/not ok N name # DIRECTIVE reason"): SKIP with either
+# result is a skip; TODO and XFAIL mark a test expected to fail, so "not ok"
+# is an expected failure (xfail) and "ok" a pass. Others (TIMEOUT, ERROR)
+# fall back to the result, as the KTAP spec asks.
+DIRECTIVE_RE = re.compile(r'(SKIP|TODO|XFAIL)\b\s*(.*)', re.IGNORECASE)
+EXPECT_FAIL = ('TODO', 'XFAIL')
 STRUCTURAL = ('header', 'subtest', 'plan', 'result')
 
 
@@ -29,15 +35,17 @@ class Counts:
     passed: int = 0
     failed: int = 0
     skipped: int = 0
+    xfail: int = 0                    # expected failures (not ok # TODO)
 
     @property
     def total(self):
-        return self.passed + self.failed + self.skipped
+        return self.passed + self.failed + self.skipped + self.xfail
 
     def add(self, other):
         self.passed += other.passed
         self.failed += other.failed
         self.skipped += other.skipped
+        self.xfail += other.xfail
         return self
 
     def add_status(self, status):
@@ -47,11 +55,17 @@ class Counts:
             self.failed += 1
         elif status == SKIPPED:
             self.skipped += 1
+        elif status == XFAIL:
+            self.xfail += 1
 
     def final_line(self):
+        """"N passed, N failed", then ", N skipped" and ", N xfail" when
+        not zero: other tools read this line, keep its start."""
         line = f'{self.passed} passed, {self.failed} failed'
         if self.skipped:
             line += f', {self.skipped} skipped'
+        if self.xfail:
+            line += f', {self.xfail} xfail'
         return line
 
 
@@ -61,7 +75,7 @@ class TestNode:
     name: str
     number: int | None
     ok: bool | None
-    directive: str | None = None      # 'SKIP' or 'TODO'
+    directive: str | None = None      # 'SKIP', 'TODO' or 'XFAIL'
     reason: str = ''
     diag: list = field(default_factory=list)
     children: list = field(default_factory=list)
@@ -76,9 +90,16 @@ class TestNode:
     def status(self):
         if self.incomplete:
             return INCOMPLETE
-        if self.directive in ('SKIP', 'TODO'):
+        if self.directive == 'SKIP':
             return SKIPPED
+        if self.directive in EXPECT_FAIL and not self.ok:
+            return XFAIL
         return PASSED if self.ok else FAILED
+
+    @property
+    def xpass(self):
+        """Passed although marked as expected to fail."""
+        return self.directive in EXPECT_FAIL and bool(self.ok)
 
     def counts(self):
         """Every leaf counts once; a "not ok" parent without failed children
@@ -94,6 +115,16 @@ class TestNode:
         if self.status == FAILED and counts.failed == 0:
             counts.failed += 1
         return counts
+
+    def marked(self, path=()):
+        """Yield (path, node) for every counted leaf whose directive changed
+        its outcome or that passed despite one (SKIP, TODO, XFAIL)."""
+        if not self.children:
+            if self.status in (SKIPPED, XFAIL) or self.xpass:
+                yield path, self
+            return
+        for child in self.children:
+            yield from child.marked(path + (child.label,))
 
     def failures(self, path=()):
         """Yield (path, node) for every failure counted by counts()."""

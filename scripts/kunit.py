@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import qemu
-from ktap import FAILED, INCOMPLETE, SKIPPED, Counts, KtapParser, clean
+from ktap import (FAILED, INCOMPLETE, SKIPPED, XFAIL, Counts, KtapParser,
+                  clean)
 from verdict import (EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, Expectations,
                      Happened, decide)
 
@@ -57,7 +58,8 @@ def suite_headline(node, counts):
         return (f'[INCOMPLETE] {node.label} ({plural(counts.total, "case")} '
                 'reported before its output stopped)')
     extra = f', {counts.skipped} skipped' if counts.skipped else ''
-    return f'[PASSED] {node.label} ({plural(counts.total, "case")}{extra})'
+    extra += f', {counts.xfail} xfail' if counts.xfail else ''
+    return f'[{status}] {node.label} ({plural(counts.total, "case")}{extra})'
 
 
 def print_suite_result(node):
@@ -74,18 +76,37 @@ def print_suite_result(node):
             print(f'        {line}')
 
 
+def describe_marked(path, node):
+    """One line for a test whose directive changed its outcome: skipped,
+    expected failure (xfail), or passed although expected to fail (xpass),
+    with its result line's verdict, directive and reason."""
+    result = 'ok' if node.ok else 'not ok'
+    reason = f' {node.reason}' if node.reason else ''
+    tag = {SKIPPED: 'skipped', XFAIL: 'xfail'}.get(node.status, 'xpass')
+    line = f'{tag}: {".".join(path)} ({result} # {node.directive}{reason})'
+    if tag == 'xpass':
+        line += ': passed although expected to fail, counted as passed'
+    return line
+
+
 def print_summary(nodes):
     if not nodes:
         print('Summary: no test results')
         return
     width = max(5, *(len(node.label) for node in nodes))
+    all_counts = [node.counts() for node in nodes]
+    xfail = any(counts.xfail for counts in all_counts)
     print()
     print('Summary:')
-    print(f'  {"suite":<{width}}  {"passed":>6}  {"failed":>6}  {"skipped":>7}  result')
-    for node in nodes:
-        counts = node.counts()
+    print(f'  {"suite":<{width}}  {"passed":>6}  {"failed":>6}  {"skipped":>7}  '
+          + ('xfail  ' if xfail else '') + 'result')
+    for node, counts in zip(nodes, all_counts):
+        xfail_column = f'{counts.xfail:>5}  ' if xfail else ''
         print(f'  {node.label:<{width}}  {counts.passed:>6}  {counts.failed:>6}  '
-              f'{counts.skipped:>7}  {node.status}')
+              f'{counts.skipped:>7}  {xfail_column}{node.status}')
+    for node in nodes:
+        for path, marked in node.marked((node.label,)):
+            print(f'  {describe_marked(path, marked)}')
 
 
 def print_lines(title, lines):
@@ -624,8 +645,9 @@ def cmd_selftest(args):
 
 EXIT_CODES_HELP = '''\
 exit codes:
-  0    every test passed or was skipped, and QEMU exited with status 33
-       (or a plan run with expect_total 0 ran none)
+  0    every test passed, was skipped or failed as expected (# TODO or
+       # XFAIL), and QEMU exited with status 33 (or a plan run with
+       expect_total 0 ran none)
   1    QEMU exited with status 35 and at least one test failed
   2    anything else: a crash, panic, triple fault or timeout; malformed or
        truncated KTAP; a QEMU status that contradicts the results; no test
@@ -634,8 +656,9 @@ exit codes:
        expect_total, expect_crash, expect_log)
   3    the build failed (or --no_build found no kernel.iso)
   130  interrupted (Ctrl-C)
-The last line printed is always "N passed, N failed" (", N skipped" is
-added when something was skipped).'''
+The last line printed is always "N passed, N failed", with ", N skipped"
+and ", N xfail" (expected failures) added when not zero.  The summary
+names every skipped test, expected failure and unexpected pass.'''
 
 ENVIRONMENT_HELP = '''\
 environment:

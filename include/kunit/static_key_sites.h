@@ -15,9 +15,32 @@
  *
  * With CONFIG_JUMP_LABEL, static_key_test_entries() and
  * static_key_test_wrong_sites() look at a key's entries and sites.
+ *
+ * STATIC_KEY_TEST_EXPECT_WARN(test, log, fn, text) expects the printk log
+ * since log (a printk_log_end() value) to hold a WARN placed at a call in
+ * fn ("at fn+off/len": the caller, not a line of kernel/jump_label.c) and
+ * text.
  */
+#include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <kunit/test.h>
+
+#define STATIC_KEY_TEST_EXPECT_WARN(test, log, fn, text)                     \
+	do {                                                                 \
+		char __at[128];                                              \
+                                                                             \
+		scnprintf(__at, sizeof(__at), " at %ps+", (void *)(fn));     \
+		KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, __at),  \
+				      "no WARN \"...%s\" in the log", __at);  \
+		KUNIT_EXPECT_FALSE_MSG(                                      \
+			test, printk_log_contains(log, " at kernel/jump_"),  \
+			"a WARN placed in kernel/jump_label.c");             \
+		KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, text),  \
+				      "no \"%s\" in the log", text);          \
+	} while (0)
 
 #define STATIC_KEY_TEST_PAD() asm volatile(".skip 200, 0x90")
 

@@ -6,9 +6,14 @@
 #include <linux/types.h>
 
 /*
- * __warn() prints "WARNING: at file:line caller", the message if any and a
- * backtrace, then returns: the kernel carries on.  nr_warnings counts them so
- * that tests can check that a misuse warned exactly once.
+ * __warn() prints "WARNING: CPU: n at <place>", the message if any and a
+ * backtrace, then returns: the kernel carries on. The place is
+ * "file:line function+off/len" for the WARN macros, where all three are the
+ * WARN itself; with a NULL file it is "caller+off/len" alone, for an API
+ * that reports its caller's misuse (the file and line would be the API's
+ * own, which belong to neither). nr_warnings counts them so that tests can
+ * check that a misuse warned exactly once (printk_log_contains() what it
+ * said).
  */
 void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	    ...) __printf(4, 5) __cold;

@@ -31,7 +31,9 @@
  * first static_key_slow_inc() is patching the code (static_key_count()
  * reports 1). Code is patched only on the 0 <-> 1 transitions.
  * static_key_enable()/disable() are for keys used as booleans, inc/dec for
- * reference counts; mixing them WARNs and changes nothing.
+ * reference counts; mixing them WARNs and changes nothing, except at a
+ * count of 1, where enable and disable act as on a boolean whoever took the
+ * 1 (as in Linux; an underflow that follows names the disable).
  */
 #include <linux/atomic.h>
 #include <linux/bug.h>
@@ -43,6 +45,15 @@ struct jump_entry;
 
 struct static_key {
 	atomic_t enabled;
+	/*
+	 * True while the count's first reference came from
+	 * static_key_slow_inc() (its 0 -> 1), false when static_key_enable()
+	 * or the initializer set it: when static_key_disable() takes an inc's
+	 * 1 away, the holder's later dec underflows, and its WARN names that
+	 * disable. It fills the hole before the union, so the key keeps
+	 * Linux's 16 bytes. Written and read under jump_label_mutex.
+	 */
+	bool by_inc;
 	/*
 	 * Before jump_label_init() and for keys without sites: the type bits
 	 * only. Afterwards the key's first entry in the sorted __jump_table,
