@@ -310,10 +310,10 @@ test: deps buildcheck
 
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
 # keys with readers on every other CPU (make test runs 2,000); then CPU
-# hotplug, 200 offline/online cycles of CPUs 1..3 with a key flipping,
-# readers, timers and delayed work (make test runs 12).
+# hotplug, 1,000 offline/online cycles of CPUs 1..3 with a key flipping,
+# readers, timers and delayed work (make test runs 50).
 STRESS_FLIPS ?= 100000
-STRESS_CYCLES ?= 200
+STRESS_CYCLES ?= 1000
 stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
 		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
@@ -348,7 +348,7 @@ help:
 	@echo '  run            - build the kernel and ISO, boot it under QEMU, run the quick suites (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
-	@echo '                   then 200 CPU offline/online cycles (STRESS_CYCLES=n)'
+	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'

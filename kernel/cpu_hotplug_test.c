@@ -7,7 +7,7 @@
  * (its sites, the other CPUs' branches, the IPIs of a flip), the errors of
  * bad requests, and a bounded stress: keys flipping, CPUs 1..3 cycling,
  * readers on every online CPU, timers and delayed work in flight
- * (cpu_hotplug_test.cycles=N, default 12; make stress runs 200).
+ * (cpu_hotplug_test.cycles=N, default 50; make stress runs 1,000).
  */
 #include <linux/kernel.h>
 #include <linux/completion.h>
@@ -31,7 +31,7 @@
 #define CHT_CPU 2 /* the CPU the single cases take down */
 #define CHT_WAIT_MS 5000
 
-static unsigned int cht_cycles = 12;
+static unsigned int cht_cycles = 50;
 core_param_named("cpu_hotplug_test.cycles", cht_cycles, uint);
 
 DEFINE_STATIC_KEY_FALSE(cht_key);
