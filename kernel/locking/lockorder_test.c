@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <asm/text-patching.h>
 #include <kunit/test.h>
 
@@ -57,6 +58,7 @@ static bool lot_log_has_takes(u64 log, const char *taken, const char *held)
 
 static DEFINE_MUTEX(lot_a);
 static DEFINE_MUTEX(lot_b);
+static DEFINE_MUTEX(lot_k);
 
 static noinline void lot_take_ab(void)
 {
@@ -112,6 +114,13 @@ static void lockorder_test_ab_ba(struct kunit *test)
 	/* The inversion is no order: A -> B stays the one recorded. */
 	KUNIT_EXPECT_FALSE(test, lockorder_order_recorded(&lot_b.dep_map,
 							  &lot_a.dep_map));
+
+	/*
+	 * A -> K, then K -> B agrees with A -> B; a search that followed the
+	 * reported B -> A would see B -> A -> K and a false cycle.
+	 */
+	lot_nest(&lot_a, &lot_k);
+	lot_nest(&lot_k, &lot_b);
 
 	log = printk_log_end();
 	lot_take_ba();
@@ -724,6 +733,35 @@ static void lockorder_test_init_classes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
 }
 
+static struct lockorder_map lot_irq_map = LOCKORDER_MAP_INIT("lot_irq_map");
+static atomic_t lot_irq_done;
+
+/* Takes and never releases: harmless only if interrupts are not tracked. */
+static void lot_irq_fn(struct timer_list *timer)
+{
+	lockorder_acquire(&lot_irq_map, _THIS_IP_);
+	atomic_set(&lot_irq_done, in_interrupt() ? 1 : 2);
+}
+
+/*
+ * In interrupt context nothing is tracked: a timer callback that takes a
+ * lock on this CPU while the case spins leaves the case's stack alone.
+ */
+static void lockorder_test_irq_ignored(struct kunit *test)
+{
+	u64 end = ktime_get_ns() + (u64)LOT_WAIT_MS * 1000000;
+	struct timer_list timer;
+
+	atomic_set(&lot_irq_done, 0);
+	timer_setup(&timer, lot_irq_fn, 0);
+	mod_timer(&timer, jiffies + 1);
+	while (!atomic_read(&lot_irq_done) && ktime_get_ns() < end)
+		cpu_relax(); /* no yield: this task is the one interrupted */
+	del_timer_sync(&timer);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lot_irq_done), 1);
+	KUNIT_EXPECT_EQ(test, lockorder_depth(), 0);
+}
+
 static DEFINE_STATIC_KEY_FALSE(lot_key);
 
 static noinline int lot_key_site(void)
@@ -807,6 +845,7 @@ static struct kunit_case lockorder_test_cases[] = {
 	KUNIT_CASE(lockorder_test_exit_holding),
 	KUNIT_CASE(lockorder_test_read_write),
 	KUNIT_CASE(lockorder_test_init_classes),
+	KUNIT_CASE(lockorder_test_irq_ignored),
 	KUNIT_CASE(lockorder_test_text_jump_label),
 	{}
 };
