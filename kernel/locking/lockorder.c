@@ -16,11 +16,17 @@
  *    found every order recorded already. Entries only leave from below
  *    held[i] (releases) or are pushed above it, and edges are never
  *    removed, so it stays true and the next such acquisition skips the
- *    graph.
+ *    graph;
+ *  - class->last_to == C means that class -> C is recorded, as an order
+ *    or as a reported inversion: either way a search would let C be taken
+ *    under class without a report (written under the lock, read without).
  *
- * The fast path takes no lock: an acquisition with nothing held, or whose
- * class the top entry's next_ok names, pushes an entry; a release pops
- * one, searching down from the top.
+ * The fast path takes no lock and reads no table: an acquisition with
+ * nothing held, or whose class the top entry's next_ok names, pushes an
+ * entry; a release of the newest entry pops it. Next, still without the
+ * lock: a class that every held class names as its last_to is in order
+ * (a key flip's first text_mutex under jump_label_mutex). Only a new
+ * combination takes the lock and searches the graph.
  */
 #define pr_fmt(fmt) "lockorder: " fmt
 
@@ -40,6 +46,11 @@
 struct lock_class {
 	const char *name;
 	struct lockorder_edge *edges; /* the orders from this class */
+	/*
+	 * The last class found with a recorded edge from this one; read
+	 * without the lock.
+	 */
+	struct lock_class *last_to;
 	/* Marks of the path search (lockorder_lock). */
 	unsigned int bfs_gen;
 	struct lockorder_edge *bfs_via; /* the edge it was reached by */
@@ -266,11 +277,13 @@ static void lockorder_save_path(struct lockorder_report *r,
  * first inversion, which r describes (the next acquisition goes on from
  * there). True if every held class was checked and found in order.
  */
-static bool lockorder_check(struct lockorder_task *lt,
-			    struct lockorder_map *map, struct lock_class *class,
-			    unsigned long ip, struct lockorder_report *r)
+static bool lockorder_check_graph(struct lockorder_task *lt,
+				  struct lockorder_map *map,
+				  struct lock_class *class, unsigned long ip,
+				  struct lockorder_report *r)
 {
 	const struct lockorder_held *h;
+	struct lockorder_edge *e;
 	bool complete = true;
 	unsigned int i;
 
@@ -282,8 +295,11 @@ static bool lockorder_check(struct lockorder_task *lt,
 			complete = false;
 			continue;
 		}
-		if (lockorder_find_edge(h->class, class))
+		e = lockorder_find_edge(h->class, class);
+		if (e) {
+			WRITE_ONCE(h->class->last_to, class);
 			continue;
+		}
 		if (!lockorder_edge_room(h, class)) {
 			complete = false;
 			continue;
@@ -296,6 +312,7 @@ static bool lockorder_check(struct lockorder_task *lt,
 			return false;
 		}
 		lockorder_add_edge(h, class, ip, false);
+		WRITE_ONCE(h->class->last_to, class);
 	}
 	if (r->held && !class->recursion_reported) {
 		class->recursion_reported = true;
@@ -385,11 +402,27 @@ static void lockorder_print_recursion(const struct lockorder_report *r)
 	lockorder_msg_warn(r->ip, flags);
 }
 
-/* Not the fast path: class is new on top of lt's stack. */
-static noinline void lockorder_check_slow(struct lockorder_task *lt,
-					  struct lockorder_map *map,
-					  struct lock_class *class,
-					  unsigned long ip, bool read)
+/*
+ * True if every class lt holds names class as its last_to: each has a
+ * recorded edge to it, and the search would pass it. Lock-free: edges are
+ * never removed, and the graph without inversions stays acyclic, so no
+ * path back from class can appear later.
+ */
+static bool lockorder_orders_cached(const struct lockorder_task *lt,
+				    const struct lock_class *class)
+{
+	unsigned int i;
+
+	for (i = 0; i < lt->depth; i++)
+		if (READ_ONCE(lt->held[i].class->last_to) != class)
+			return false;
+	return true;
+}
+
+/* class is new on top of lt's stack: check it, report, remember it. */
+static void lockorder_check(struct lockorder_task *lt,
+			    struct lockorder_map *map, struct lock_class *class,
+			    unsigned long ip, bool read)
 {
 	struct lockorder_report r = {
 		.class = class,
@@ -397,12 +430,14 @@ static noinline void lockorder_check_slow(struct lockorder_task *lt,
 		.read = read,
 	};
 	unsigned long flags;
-	bool ok;
+	bool ok = lockorder_orders_cached(lt, class);
 
-	lt->nr_checks++;
-	flags = lockorder_lock_irqsave();
-	ok = lockorder_check(lt, map, class, ip, &r);
-	lockorder_unlock_irqrestore(flags);
+	if (!ok) {
+		lt->nr_checks++;
+		flags = lockorder_lock_irqsave();
+		ok = lockorder_check_graph(lt, map, class, ip, &r);
+		lockorder_unlock_irqrestore(flags);
+	}
 	if (ok)
 		lt->held[lt->depth - 1].next_ok = class;
 	if (r.kind == LOCKORDER_INVERSION)
@@ -412,9 +447,8 @@ static noinline void lockorder_check_slow(struct lockorder_task *lt,
 }
 
 /* The held array is full: stop tracking the task, say it once. */
-static noinline void lockorder_overflow(struct lockorder_task *lt,
-					struct lock_class *class,
-					unsigned long ip)
+static void lockorder_overflow(struct lockorder_task *lt,
+			       struct lock_class *class, unsigned long ip)
 {
 	lt->off = true;
 	WARN(1,
@@ -423,28 +457,12 @@ static noinline void lockorder_overflow(struct lockorder_task *lt,
 	     (void *)ip);
 }
 
-void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
-			 unsigned int flags)
+static void lockorder_push(struct lockorder_task *lt, struct lockorder_map *map,
+			   struct lock_class *class, unsigned long ip,
+			   unsigned int flags)
 {
-	struct lockorder_task *lt = &current->lockorder;
-	struct lock_class *class = READ_ONCE(map->class);
-	struct lockorder_held *h;
+	struct lockorder_held *h = &lt->held[lt->depth++];
 
-	if (unlikely(in_interrupt() || lt->off))
-		return;
-	if (unlikely(!class))
-		class = lockorder_register(map);
-	if (unlikely(class == &lockorder_untracked))
-		return;
-	if (lt->depth && !(flags & LOCKORDER_TRY) &&
-	    lt->held[lt->depth - 1].next_ok != class)
-		lockorder_check_slow(lt, map, class, ip,
-				     flags & LOCKORDER_READ);
-	if (unlikely(lt->depth == LOCKORDER_MAX_HELD)) {
-		lockorder_overflow(lt, class, ip);
-		return;
-	}
-	h = &lt->held[lt->depth++];
 	h->map = map;
 	h->class = class;
 	h->ip = ip;
@@ -452,13 +470,59 @@ void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 	h->read = flags & LOCKORDER_READ;
 }
 
-void lockorder_release(struct lockorder_map *map, unsigned long ip)
+/* Whatever the fast path leaves: a first use, a check, an overflow. */
+static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    unsigned long ip,
+					    unsigned int flags)
+{
+	struct lock_class *class = READ_ONCE(map->class);
+
+	if (in_interrupt() || lt->off)
+		return;
+	if (!class)
+		class = lockorder_register(map);
+	if (class == &lockorder_untracked)
+		return;
+	if (lt->depth && !(flags & LOCKORDER_TRY) &&
+	    lt->held[lt->depth - 1].next_ok != class)
+		lockorder_check(lt, map, class, ip, flags & LOCKORDER_READ);
+	if (lt->depth == LOCKORDER_MAX_HELD)
+		lockorder_overflow(lt, class, ip);
+	else
+		lockorder_push(lt, map, class, ip, flags);
+}
+
+/*
+ * The fast path pushes an entry when the class is known and tracked, the
+ * task tracked, there is room, and nothing is held or the top entry took
+ * this class on top of it already (or this is a trylock).
+ */
+void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
+			 unsigned int flags)
 {
 	struct lockorder_task *lt = &current->lockorder;
+	struct lock_class *class = READ_ONCE(map->class);
+	unsigned int d = lt->depth;
+
+	if (unlikely(!class || class == &lockorder_untracked ||
+		     in_interrupt() || lt->off || d == LOCKORDER_MAX_HELD ||
+		     (d && !(flags & LOCKORDER_TRY) &&
+		      lt->held[d - 1].next_ok != class))) {
+		lockorder_acquire_slow(lt, map, ip, flags);
+		return;
+	}
+	lockorder_push(lt, map, class, ip, flags);
+}
+
+static noinline void lockorder_release_slow(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    unsigned long ip)
+{
 	unsigned int i = lt->depth;
 
-	if (unlikely(in_interrupt() || lt->off ||
-		     READ_ONCE(map->class) == &lockorder_untracked))
+	if (in_interrupt() || lt->off ||
+	    READ_ONCE(map->class) == &lockorder_untracked)
 		return;
 	while (i--) {
 		if (lt->held[i].map != map)
@@ -473,6 +537,20 @@ void lockorder_release(struct lockorder_map *map, unsigned long ip)
 		1,
 		"lockorder: %s/%d releases %s at %pS, which it does not hold\n",
 		current->comm, current->pid, map->name, (void *)ip);
+}
+
+/* The fast path: the lock is the newest the task holds. */
+void lockorder_release(struct lockorder_map *map, unsigned long ip)
+{
+	struct lockorder_task *lt = &current->lockorder;
+	unsigned int d = lt->depth;
+
+	if (unlikely(!d || lt->held[d - 1].map != map || in_interrupt() ||
+		     lt->off)) {
+		lockorder_release_slow(lt, map, ip);
+		return;
+	}
+	lt->depth = d - 1;
 }
 
 bool lockorder_is_held(const struct lockorder_map *map)

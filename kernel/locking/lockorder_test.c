@@ -355,8 +355,9 @@ static DEFINE_MUTEX(lot_j);
 
 /*
  * The fast path: a lock taken with nothing held, or taken again on top of
- * the same held locks, does not look at the graph. A check that could not
- * look at everything (the edge table was full) is not remembered.
+ * the same held locks, does not look at the graph, nor does one whose
+ * order from each held class was the last one checked. A check that could
+ * not look at everything (the edge table was full) is not remembered.
  */
 static void lockorder_test_fast_path(struct kunit *test)
 {
@@ -392,6 +393,13 @@ static void lockorder_test_fast_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lockorder_nr_checks(), checks + 4);
 	KUNIT_EXPECT_TRUE(test, lockorder_order_recorded(&lot_g.dep_map,
 							 &lot_j.dep_map));
+
+	/* A new entry for g: its class remembers g -> j, no search. */
+	mutex_lock(&lot_g);
+	mutex_lock(&lot_j);
+	mutex_unlock(&lot_j);
+	mutex_unlock(&lot_g);
+	KUNIT_EXPECT_EQ(test, lockorder_nr_checks(), checks + 4);
 }
 
 static DEFINE_MUTEX(lot_s1);
