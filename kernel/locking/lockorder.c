@@ -419,10 +419,14 @@ static bool lockorder_orders_cached(const struct lockorder_task *lt,
 	return true;
 }
 
-/* class is new on top of lt's stack: check it, report, remember it. */
-static void lockorder_check(struct lockorder_task *lt,
-			    struct lockorder_map *map, struct lock_class *class,
-			    unsigned long ip, bool read)
+/*
+ * Searches the graph for class on top of lt's stack, under the lock, and
+ * reports what it found. True if everything held was found in order.
+ */
+static noinline bool lockorder_check_locked(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    struct lock_class *class,
+					    unsigned long ip, bool read)
 {
 	struct lockorder_report r = {
 		.class = class,
@@ -430,20 +434,27 @@ static void lockorder_check(struct lockorder_task *lt,
 		.read = read,
 	};
 	unsigned long flags;
-	bool ok = lockorder_orders_cached(lt, class);
+	bool ok;
 
-	if (!ok) {
-		lt->nr_checks++;
-		flags = lockorder_lock_irqsave();
-		ok = lockorder_check_graph(lt, map, class, ip, &r);
-		lockorder_unlock_irqrestore(flags);
-	}
-	if (ok)
-		lt->held[lt->depth - 1].next_ok = class;
+	lt->nr_checks++;
+	flags = lockorder_lock_irqsave();
+	ok = lockorder_check_graph(lt, map, class, ip, &r);
+	lockorder_unlock_irqrestore(flags);
 	if (r.kind == LOCKORDER_INVERSION)
 		lockorder_print_inversion(&r);
 	else if (r.kind == LOCKORDER_RECURSION)
 		lockorder_print_recursion(&r);
+	return ok;
+}
+
+/* class is new on top of lt's stack: check it, remember it if in order. */
+static void lockorder_check(struct lockorder_task *lt,
+			    struct lockorder_map *map, struct lock_class *class,
+			    unsigned long ip, bool read)
+{
+	if (lockorder_orders_cached(lt, class) ||
+	    lockorder_check_locked(lt, map, class, ip, read))
+		lt->held[lt->depth - 1].next_ok = class;
 }
 
 /* The held array is full: stop tracking the task, say it once. */
