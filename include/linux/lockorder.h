@@ -34,8 +34,8 @@
  * included) WARNs once per class. Two locks of one class may be nested
  * without a check: the checker sees classes, not instances.
  *
- * Nothing is tracked in interrupt context. The calls may not be made
- * with the checker's own lock held, i.e. from printk().
+ * Nothing is tracked in interrupt context. The checker prints with its
+ * own raw spinlock held, so printk() must never take a checked lock.
  */
 
 #define LOCKORDER_READ 0x1 /* a shared acquisition */
@@ -55,7 +55,10 @@ void lockorder_map_init(struct lockorder_map *map, const char *name,
 void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 			 unsigned int flags);
 void lockorder_release(struct lockorder_map *map, unsigned long ip);
-/* True if the current task holds map, or if it is not tracked (overflow). */
+/*
+ * True if the current task holds map, or if that is unknown: the task or
+ * the lock is not tracked, or this is interrupt context.
+ */
 bool lockorder_is_held(const struct lockorder_map *map);
 /* The number of locks the current task holds (0 if not tracked). */
 unsigned int lockorder_depth(void);

@@ -410,12 +410,14 @@ static struct lockorder_map lot_never = LOCKORDER_MAP_INIT("lot_never");
 
 /*
  * The held stack: a lock released from the middle leaves the others held
- * and orders nothing after it; a lock released from the bottom too. A
- * release of a lock the task does not hold WARNs.
+ * and orders nothing after it; a lock released from the bottom too.
+ * lockorder_assert_held() of a lock no longer held WARNs, and so does a
+ * release of a lock the task does not hold.
  */
 static void lockorder_test_held_stack(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
+	char buf[96];
 	u64 log;
 
 	KUNIT_EXPECT_EQ(test, lockorder_depth(), 0);
@@ -440,14 +442,22 @@ static void lockorder_test_held_stack(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lockorder_is_held(&lot_s1.dep_map));
 	KUNIT_EXPECT_TRUE(test, lockorder_is_held(&lot_s3.dep_map));
 	KUNIT_EXPECT_TRUE(test, lockorder_is_held(&lot_s4.dep_map));
+	lockorder_assert_held(&lot_s3.dep_map);
 	mutex_unlock(&lot_s4);
 	mutex_unlock(&lot_s3);
 	KUNIT_EXPECT_EQ(test, lockorder_depth(), 0);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
 
 	log = printk_log_end();
-	lockorder_release(&lot_never, _THIS_IP_);
+	lockorder_assert_held(&lot_s3.dep_map);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	snprintf(buf, sizeof(buf), "lockorder: lot_s3 not held by %s/%d",
+		 current->comm, current->pid);
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(log, buf));
+
+	log = printk_log_end();
+	lockorder_release(&lot_never, _THIS_IP_);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 2);
 	KUNIT_EXPECT_TRUE(
 		test,
 		printk_log_contains(
