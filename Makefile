@@ -12,7 +12,10 @@ srctree := $(CURDIR)
 O ?= build
 override O := $(patsubst %/,%,$(O))
 KCONFIG_CONFIG ?= $(O)/.config
-export KCONFIG_CONFIG
+# kconfiglib reads $KCONFIG_CONFIG: it gets it on its own command lines and
+# is not exported, so that the makes a recipe starts with another O= (the
+# test runner's builds) use their own .config, not this one.
+KCONFIG = KCONFIG_CONFIG=$(KCONFIG_CONFIG) $(PYTHON) -m
 
 ifeq ($(V),1)
 Q :=
@@ -102,13 +105,13 @@ KCONFIG_DEPS := $(shell find . -name Kconfig -not -path './$(O)/*')
 $(KCONFIG_CONFIG):
 	@echo "  no $(KCONFIG_CONFIG): using arch/x86/configs/defconfig"
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig >/dev/null
+	$(Q)$(KCONFIG) defconfig --kconfig Kconfig arch/x86/configs/defconfig >/dev/null
 
 $(O)/include/config/auto.conf: $(KCONFIG_CONFIG) $(KCONFIG_DEPS)
 	$(quiet) GEN $@
 	$(Q)mkdir -p $(O)/include/generated $(O)/include/config
-	$(Q)$(PYTHON) -m olddefconfig Kconfig >/dev/null
-	$(Q)$(PYTHON) -m genconfig --header-path $(O)/include/generated/autoconf.h \
+	$(Q)$(KCONFIG) olddefconfig Kconfig >/dev/null
+	$(Q)$(KCONFIG) genconfig --header-path $(O)/include/generated/autoconf.h \
 		--config-out $(O)/include/config/auto.conf \
 		--sync-deps $(O)/include/config/sym Kconfig
 	$(Q)touch $@
@@ -118,14 +121,14 @@ $(O)/include/generated/autoconf.h: $(O)/include/config/auto.conf ;
 PHONY += defconfig olddefconfig menuconfig savedefconfig oldconfig fragconfig
 defconfig:
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m defconfig --kconfig Kconfig arch/x86/configs/defconfig
+	$(Q)$(KCONFIG) defconfig --kconfig Kconfig arch/x86/configs/defconfig
 
 olddefconfig oldconfig menuconfig:
 	$(Q)mkdir -p $(O)
-	$(Q)$(PYTHON) -m $@ Kconfig
+	$(Q)$(KCONFIG) $@ Kconfig
 
 savedefconfig:
-	$(Q)$(PYTHON) -m savedefconfig --kconfig Kconfig --out $(O)/defconfig
+	$(Q)$(KCONFIG) savedefconfig --kconfig Kconfig --out $(O)/defconfig
 	@echo "  wrote $(O)/defconfig"
 
 # make fragconfig FRAGMENTS="a.config b.config": defconfig plus fragments.
@@ -222,32 +225,41 @@ $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
 	$(Q)$(NM) -n $@ > $(O)/System.map
 
 # ---------------------------------------------------------------------------
-# Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE).
-$(O)/cmdline: FORCE
-	@mkdir -p $(O)
-	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+# Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE), in
+# $(ISO_DIR) (default $(O); the runner boots one kernel with several command
+# lines). CMDLINE reaches scripts/grub_cmdline.py unexpanded ($(value)) in
+# the environment, never through a shell; $(ISO_DIR)/cmdline holds its
+# words quoted for grub.cfg, and a CMDLINE that cannot be passed stops make.
+ISO_DIR ?= $(O)
+override ISO_DIR := $(patsubst %/,%,$(ISO_DIR))
 
-$(O)/kernel.iso: $(O)/vmlinux $(O)/cmdline scripts/mkiso.sh
+$(ISO_DIR)/cmdline: export KERNEL_CMDLINE = $(value CMDLINE)
+$(ISO_DIR)/cmdline: FORCE
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(O)/cmdline $@
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
-QEMU_ARGS = --iso $(O)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
+QEMU_ARGS = --iso $(ISO_DIR)/kernel.iso --cpus $(CPUS) --mem $(MEM) --qemu '$(QEMU)'
 
 PHONY += deps iso run test stress debug bench
 deps:
 	$(Q)scripts/install-deps.sh
 
-iso: $(O)/kernel.iso
+iso: $(ISO_DIR)/kernel.iso
 
 # Order-only: check the host tools before anything else is built.
 $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 
 # make run boots the quick suites: the slow ones (KUNIT_CASE_SLOW, the long
 # stress) are left out with Linux's attribute filter; make stress runs them.
-run: CMDLINE := kunit.filter="speed>slow" $(CMDLINE)
-run: deps $(O)/kernel.iso
+run: override CMDLINE := kunit.filter="speed>slow" $(value CMDLINE)
+run: deps $(ISO_DIR)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 
 # Build-time promises of the API: tests/build/*.c announce their outcome.
@@ -262,22 +274,30 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
+	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
+	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
-# The long stress of the int3 protocol: 100,000 flips of 4 keys with readers
-# on every other CPU (make test runs 2,000), in build/stress.
+# The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
+# keys with readers on every other CPU (make test runs 2,000); then CPU
+# hotplug, 200 offline/online cycles of CPUs 1..3 with a key flipping,
+# readers, timers and delayed work (make test runs 12).
 STRESS_FLIPS ?= 100000
+STRESS_CYCLES ?= 200
 stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
 		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
 		--kernel_args 'text_patch_test.flips=$(STRESS_FLIPS) text_patch_test.budget=5000 kunit.timeout=0'
+	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
+		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
+		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
 bench:
 	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench.py
 
-debug: deps $(O)/kernel.iso
+debug: deps $(ISO_DIR)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
 	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
 	@echo "    gdb -x $(O)/gdbinit"
@@ -297,12 +317,13 @@ help:
 	@echo 'Running:'
 	@echo '  run            - build the kernel and ISO, boot it under QEMU, run the quick suites (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
-	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n)'
+	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
+	@echo '                   then 200 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux (the default)'
-	@echo '  iso            - build $(O)/kernel.iso with CMDLINE="..."'
+	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..."'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
 	@echo '  olddefconfig   - update .config, new symbols take their defaults'
@@ -315,7 +336,8 @@ help:
 	@echo '  clean          - remove build products, keep .config'
 	@echo '  mrproper       - remove $(O) entirely'
 	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
-	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters"'
+	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters" (passed as written),'
+	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O)'
 
 PHONY += FORCE
 FORCE:

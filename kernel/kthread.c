@@ -25,6 +25,7 @@ struct kthread {
 	int result;
 	spinlock_t lock; /* waiter, and the setting of the bits it waits for */
 	struct task_struct *waiter;
+	int bound_cpu; /* kthread_bind()'s CPU, or -1 */
 };
 
 static bool kthread_test(struct kthread *k, int bit)
@@ -100,11 +101,11 @@ static unsigned int kthread_pick_cpu(void)
 	unsigned int n = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
 	unsigned int cpu, i = 0;
 
-	n %= num_online_cpus();
-	for_each_online_cpu(cpu)
+	n %= num_active_cpus();
+	for_each_active_cpu(cpu)
 		if (i++ == n)
 			return cpu;
-	return smp_processor_id();
+	return 0; /* the mask changed meanwhile; the boot CPU stays */
 }
 
 struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
@@ -119,6 +120,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 		return ERR_PTR(-ENOMEM);
 	k->threadfn = threadfn;
 	k->data = data;
+	k->bound_cpu = -1;
 	spin_lock_init(&k->lock);
 	t = task_create(kthread_entry, k, kthread_pick_cpu());
 	if (!t) {
@@ -139,6 +141,7 @@ void kthread_bind(struct task_struct *t, unsigned int cpu)
 		return;
 	t->cpu = cpu;
 	t->flags |= PF_NO_SETAFFINITY;
+	t->kthread->bound_cpu = cpu;
 }
 
 struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
@@ -147,7 +150,7 @@ struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
 {
 	struct task_struct *t;
 
-	if (!cpu_online(cpu))
+	if (cpu >= NR_CPUS || !cpu_active(cpu))
 		return ERR_PTR(-EINVAL);
 	t = kthread_create(threadfn, data, namefmt, cpu);
 	if (!IS_ERR(t))
@@ -246,6 +249,12 @@ void kthread_unpark(struct task_struct *t)
 
 	if (!kthread_test(k, KTHREAD_SHOULD_PARK))
 		return;
+	/*
+	 * A bound thread parks when its CPU goes offline; a stray wake-up
+	 * meanwhile may have moved it: it goes back before it runs.
+	 */
+	if (k->bound_cpu >= 0 && cpu_active(k->bound_cpu))
+		sched_move_sleeping_task(t, k->bound_cpu);
 	kthread_clear(k, KTHREAD_IS_PARKED);
 	kthread_clear(k, KTHREAD_SHOULD_PARK);
 	wake_up_process(t);

@@ -45,7 +45,10 @@ void __init do_initcalls(void)
 	do_initcall_range(__initcall_start, __initcall_end);
 }
 
-/* bench=GLOB on the command line runs benchmarks instead of the tests. */
+/*
+ * bench=GLOB on the command line runs benchmarks instead of the tests.
+ * Returns the number of failures, or -ENOENT if nothing was selected.
+ */
 static int run_tests(void)
 {
 	if (bench_requested())
@@ -64,6 +67,8 @@ static int kernel_init(void *unused)
 	failed = run_tests();
 
 	pr_notice("reboot: Power down\n");
+	if (failed < 0)
+		machine_power_off(QEMU_EXIT_NO_TESTS);
 	machine_power_off(failed ? QEMU_EXIT_TESTS_FAILED : QEMU_EXIT_SUCCESS);
 }
 
@@ -84,17 +89,32 @@ static noinline void __noreturn rest_init(void)
 	cpu_idle();
 }
 
+/* The whole line, however long: printk() stops a message at 1 KiB. */
+static void __init print_command_line(const char *s)
+{
+	const size_t piece = 512;
+	size_t n = min(strlen(s), piece);
+
+	pr_info("Command line: %.*s", (int)n, s);
+	for (s += n; *s; s += n) {
+		n = min(strlen(s), piece);
+		pr_cont("%.*s", (int)n, s);
+	}
+	pr_cont("\n");
+}
+
 void __init start_kernel(void)
 {
-	static char cmdline[COMMAND_LINE_SIZE] __initdata;
+	static char cmdline[SAVED_COMMAND_LINE_SIZE] __initdata;
+	const char *sep = CONFIG_CMDLINE_DEFAULT[0] ? " " : "";
 
 	pr_notice("Booting x86_64 static-keys kernel (%s)\n",
 		  boot_params.loader_name[0] ? boot_params.loader_name :
 					       "unknown loader");
-	scnprintf(cmdline, sizeof(cmdline), "%s %s", CONFIG_CMDLINE_DEFAULT,
-		  boot_params.cmdline);
+	scnprintf(cmdline, sizeof(cmdline), "%s%s%s", CONFIG_CMDLINE_DEFAULT,
+		  sep, boot_params.cmdline);
 	parse_args(cmdline);
-	pr_info("Command line: %s\n", saved_command_line);
+	print_command_line(saved_command_line);
 	setup_arch();
 	sched_init(); /* this context becomes swapper/0 */
 	init_timers();

@@ -62,6 +62,10 @@ void mutex_lock(struct mutex *lock)
 	unsigned long ip = _RET_IP_;
 
 	might_sleep();
+	WARN_ONCE(mutex_owner(lock) == current && !mutex_is_owner(lock),
+		  "mutex %s: held by pid %d, which exited holding it (taken at %pS); %s/%d at %pS waits forever\n",
+		  lock->name, lock->owner_pid, (void *)lock->owner_ip,
+		  current->comm, current->pid, (void *)ip);
 	if (mutex_is_owner(lock))
 		panic("mutex %s: recursive lock by %s/%d at %pS, held since %pS",
 		      lock->name, current->comm, current->pid, (void *)ip,
@@ -78,6 +82,7 @@ void mutex_lock(struct mutex *lock)
 		}
 	}
 	lock->owner_ip = ip;
+	WRITE_ONCE(lock->owner_pid, current->pid);
 }
 
 int mutex_trylock(struct mutex *lock)
@@ -85,6 +90,7 @@ int mutex_trylock(struct mutex *lock)
 	if (!mutex_try_acquire(lock))
 		return 0;
 	lock->owner_ip = _RET_IP_;
+	WRITE_ONCE(lock->owner_pid, current->pid);
 	lockorder_acquire_try(&lock->dep_map, _RET_IP_);
 	return 1;
 }

@@ -20,6 +20,7 @@ void __noreturn panic(const char *fmt, ...)
 	va_list args;
 
 	local_irq_disable();
+	console_verbose();
 	this = smp_processor_id();
 	if (!atomic_try_cmpxchg(&panic_cpu, &old, this)) {
 		if (old == this) /* a panic while panicking: stop quietly */
@@ -70,6 +71,7 @@ void __noreturn oops_end(const char *what)
 void __noreturn __bug(const char *file, int line, const char *cond)
 {
 	local_irq_disable();
+	console_verbose();
 	pr_emerg("kernel BUG at %s:%d!%s%s\n", file, line,
 		 cond ? " BUG_ON: " : "", cond ? cond : "");
 	pr_emerg("Oops: BUG on CPU%u in task %s/%d\n", smp_processor_id(),

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel command line: whitespace-separated "name=value" or "name"
- * words, values optionally in double quotes. Each word is matched against
- * the registered struct kernel_param entries ('-' and '_' compare equal).
+ * The kernel command line: blank-separated "name=value" or "name" words.
+ * Double quotes group blanks into a word ("foo=a b" or foo="a b") and a
+ * backslash takes the next character literally (\", \\, \'); both are
+ * removed before the word is used. Each word is matched against the
+ * registered struct kernel_param entries ('-' and '_' compare equal); when
+ * a name comes twice, the last word wins.
  */
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/setup.h>
 
 extern const struct kernel_param __start___param[], __stop___param[];
 
-char saved_command_line[COMMAND_LINE_SIZE];
+char saved_command_line[SAVED_COMMAND_LINE_SIZE];
 /* Values handed to charp parameters point here, so it must outlive boot. */
-static char param_buf[COMMAND_LINE_SIZE];
+static char param_buf[SAVED_COMMAND_LINE_SIZE];
 
 int param_set_int(const char *val, const struct kernel_param *kp)
 {
@@ -38,11 +42,12 @@ int param_set_ulong(const char *val, const struct kernel_param *kp)
 	return kstrtoul(val, 0, kp->arg);
 }
 
+/* "name" alone, or name=1, y, Y, on / 0, n, N, off; nothing else. */
 int param_set_bool(const char *val, const struct kernel_param *kp)
 {
 	bool *b = kp->arg;
 
-	if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "y") ||
+	if (!val || !strcmp(val, "1") || !strcmp(val, "y") ||
 	    !strcmp(val, "Y") || !strcmp(val, "on"))
 		*b = true;
 	else if (!strcmp(val, "0") || !strcmp(val, "n") || !strcmp(val, "N") ||
@@ -70,70 +75,134 @@ static bool param_name_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* A rejected value: the parameter keeps the value it had. */
+static void param_refused(const char *name, const char *val, int err)
+{
+	const char *why = err == -ERANGE ? "out of range" :
+			  err == -EINVAL ? "not a valid value" :
+					   "error";
+
+	pr_err("Kernel parameter %s%s%s: %s (%d), ignored\n", name,
+	       val ? "=" : "", val ? val : "", why, err);
+}
+
+/* One word for kp; a refused value is reported and changes nothing. */
+static void param_apply(const struct kernel_param *kp, char *name, char *val)
+{
+	int ret;
+
+	if (kp->setup)
+		ret = kp->setup(val ? val : name + strlen(name));
+	else if (!val && kp->set != param_set_bool)
+		ret = -EINVAL;
+	else
+		ret = kp->set(val, kp);
+	if (ret)
+		param_refused(name, val, ret);
+}
+
 static int apply_param(char *name, char *val)
 {
 	const struct kernel_param *kp;
-	int ret;
 
 	for (kp = __start___param; kp < __stop___param; kp++) {
-		if (!param_name_eq(kp->name, name))
-			continue;
-		if (kp->setup)
-			ret = kp->setup(val ? val : name + strlen(name));
-		else if (!val && kp->set != param_set_bool)
-			ret = -EINVAL;
-		else
-			ret = kp->set(val, kp);
-		if (ret)
-			pr_err("kernel parameter %s: bad value '%s' (%d)\n", name,
-			       val ? val : "", ret);
-		return 0;
+		if (param_name_eq(kp->name, name)) {
+			param_apply(kp, name, val);
+			return 0;
+		}
 	}
 	pr_warn("Unknown kernel command line parameter \"%s%s%s\"\n", name,
 		val ? "=" : "", val ? val : "");
 	return 1;
 }
 
-/* Splits off the next word; returns NULL at the end of the line. */
-static char *next_word(char **s, char **val)
+static bool param_blank(char c)
 {
-	char *p = *s, *word;
-	bool quoted = false;
+	return c == ' ' || c == '\t' || c == '\n';
+}
 
-	while (*p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	if (!*p)
-		return NULL;
-	word = p;
-	*val = NULL;
-	for (; *p && (quoted || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+/*
+ * Decodes the word at p in place, up to the first blank outside quotes:
+ * '"' opens and closes a quoted part, '\' takes the next character as it
+ * is; both are dropped. Returns where the word ended; *quoted tells
+ * whether a quote was left open (then the word runs to the end).
+ */
+static char *param_decode_word(char *p, bool *quoted)
+{
+	char *out = p;
+
+	*quoted = false;
+	for (; *p && (*quoted || !param_blank(*p)); p++) {
 		if (*p == '"')
-			quoted = !quoted;
-		else if (*p == '=' && !*val)
-			*val = p + 1;
+			*quoted = !*quoted;
+		else if (*p == '\\' && p[1])
+			*out++ = *++p;
+		else
+			*out++ = *p;
 	}
-	if (*p)
-		*p++ = '\0';
-	*s = p;
-	if (*val) {
-		(*val)[-1] = '\0';
-		if (**val == '"') {
-			(*val)++;
-			if (**val && (*val)[strlen(*val) - 1] == '"')
-				(*val)[strlen(*val) - 1] = '\0';
-		}
+	if (out < p)
+		*out = '\0';
+	return p;
+}
+
+/*
+ * The words are the ones GRUB hands over: it puts a word that holds a blank
+ * in double quotes ("foo=a b") and a '\' before each '\', '"' and '\''.
+ * A value may be quoted on its own as well (foo="a b").
+ */
+char *next_arg(char *args, char **param, char **val)
+{
+	char *end;
+	bool quoted;
+
+	while (param_blank(*args))
+		args++;
+	*param = NULL;
+	*val = NULL;
+	if (!*args)
+		return args;
+	end = param_decode_word(args, &quoted);
+	if (quoted)
+		pr_warn("Kernel command line: a '\"' is not closed: \"%s\" runs to the end of the line\n",
+			args);
+	if (*end)
+		*end++ = '\0';
+	*param = args;
+	*val = strchr(args, '=');
+	if (*val)
+		*(*val)++ = '\0';
+	return end;
+}
+
+/* A charp value would point into the copy, freed on return. */
+int parse_args_for(const char *cmdline, const struct kernel_param *kp)
+{
+	size_t size = strlen(cmdline) + 1;
+	char *buf = kmalloc(size, GFP_KERNEL), *s, *name, *val;
+	int found = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, cmdline, size);
+	for (s = next_arg(buf, &name, &val); name;
+	     s = next_arg(s, &name, &val)) {
+		if (!param_name_eq(kp->name, name))
+			continue;
+		param_apply(kp, name, val);
+		found++;
 	}
-	return word;
+	kfree(buf);
+	return found;
 }
 
 int parse_args(const char *cmdline)
 {
-	char *s = param_buf, *word, *val;
+	char *s = param_buf, *name, *val;
 	int unknown = 0;
 
 	strscpy(saved_command_line, cmdline, sizeof(saved_command_line));
 	strscpy(param_buf, cmdline, sizeof(param_buf));
-	while ((word = next_word(&s, &val)))
-		unknown += apply_param(word, val);
+	for (s = next_arg(s, &name, &val); name; s = next_arg(s, &name, &val))
+		unknown += apply_param(name, val);
 	return unknown;
 }

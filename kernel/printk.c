@@ -25,11 +25,30 @@
 static DEFINE_SPINLOCK(printk_lock);
 
 static int console_loglevel = CONFIG_LOG_LEVEL;
-core_param(loglevel, console_loglevel, int, 0644);
+
+/* loglevel=N, 0..8; anything else is refused and the level stays. */
+int param_set_loglevel(const char *val, const struct kernel_param *kp)
+{
+	int level, ret = kstrtoint(val, 0, &level);
+
+	if (ret)
+		return ret;
+	if (level < 0 || level > CONSOLE_LOGLEVEL_MAX)
+		return -ERANGE;
+	*(int *)kp->arg = level;
+	return 0;
+}
+core_param_cb("loglevel", param_set_loglevel, console_loglevel);
 
 void console_loglevel_set(int level)
 {
 	console_loglevel = level;
+}
+
+/* An oops or a panic is printed whatever loglevel= said. */
+void console_verbose(void)
+{
+	WRITE_ONCE(console_loglevel, CONSOLE_LOGLEVEL_MOTORMOUTH);
 }
 
 /* Splits "\001N" off fmt; returns the level, or -1 for KERN_CONT. */

@@ -34,6 +34,7 @@
 #define pr_fmt(fmt) "smp: " fmt
 
 #include <linux/kernel.h>
+#include <linux/cpu.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/smp.h>
@@ -291,9 +292,15 @@ void __init smp_init(void)
 	unsigned int cpu;
 
 	if (!smp_prepare_cpus()) {
-		for_each_possible_cpu(cpu)
-			if (!cpu_online(cpu))
-				__cpu_up(cpu);
+		for_each_possible_cpu(cpu) {
+			if (cpu_online(cpu))
+				continue;
+			if (!cpu_boot_wanted(cpu))
+				pr_info("CPU%u not started (maxcpus/nosmp): add_cpu() starts it\n",
+					cpu);
+			else if (!__cpu_up(cpu))
+				cpuhp_online_at_boot(cpu);
+		}
 	}
 	smp_cpus_done();
 	pr_info("Brought up %u CPUs\n", num_online_cpus());

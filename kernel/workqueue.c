@@ -22,6 +22,7 @@ struct worker_pool {
 	struct wait_queue_head more; /* the kworker waits here for work */
 	struct task_struct *task;
 	struct work_struct *current_work; /* what the kworker runs now */
+	bool online; /* takes work: its CPU is up (kworker parked if not) */
 };
 
 static struct worker_pool wq_pools[NR_CPUS];
@@ -42,14 +43,24 @@ static struct worker_pool *wq_current_pool(void)
 	return NULL;
 }
 
+/*
+ * With wq_lock held: cpu's pool if it takes work, else this CPU's, else
+ * the boot CPU's (which never goes offline).
+ */
+static struct worker_pool *wq_select_pool(int cpu)
+{
+	if (cpu < 0 || cpu >= NR_CPUS || !wq_pools[cpu].online)
+		cpu = smp_processor_id();
+	if (!wq_pools[cpu].online)
+		cpu = 0;
+	return &wq_pools[cpu];
+}
+
 /* With wq_lock held: puts a pending item on cpu's worklist. */
 static void __queue_work_locked(int cpu, struct work_struct *work)
 {
-	struct worker_pool *pool;
+	struct worker_pool *pool = wq_select_pool(cpu);
 
-	if (cpu == WORK_CPU_UNBOUND || !cpu_online(cpu))
-		cpu = smp_processor_id();
-	pool = &wq_pools[cpu];
 	work->seq++;
 	list_add_tail(&work->entry, &pool->worklist);
 	wake_up(&pool->more);
@@ -247,7 +258,12 @@ static struct work_struct *worker_take(struct worker_pool *pool,
 	unsigned long flags;
 
 	for (;;) {
-		wait_event(pool->more, !list_empty(&pool->worklist));
+		wait_event(pool->more, !list_empty(&pool->worklist) ||
+					       kthread_should_park());
+		if (kthread_should_park()) { /* its CPU is going down */
+			kthread_parkme();
+			continue;
+		}
 		spin_lock_irqsave(&wq_lock, flags);
 		if (!list_empty(&pool->worklist))
 			break;
@@ -291,10 +307,64 @@ static int __init workqueue_init_early(void)
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		INIT_LIST_HEAD(&wq_pools[cpu].worklist);
 		init_waitqueue_head(&wq_pools[cpu].more);
+		wq_pools[cpu].online = cpu_online(cpu);
 	}
 	return 0;
 }
 early_initcall(workqueue_init_early);
+
+static struct task_struct *wq_create_worker(unsigned int cpu)
+{
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(worker_thread, &wq_pools[cpu], cpu,
+				  "kworker/%u");
+	if (!IS_ERR(t)) {
+		wq_pools[cpu].task = t;
+		wake_up_process(t);
+	}
+	return t;
+}
+
+/*
+ * CPU hotplug, before the CPU goes down (see kernel/cpu.c for why outside
+ * the hotplug lock): its pool stops taking work, what it held moves to
+ * this CPU's pool, and kworker/cpu parks once its current item is done.
+ */
+void workqueue_offline_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool = &wq_pools[cpu], *to;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq_lock, flags);
+	pool->online = false;
+	to = wq_select_pool(cpu);
+	list_splice_tail_init(&pool->worklist, &to->worklist);
+	wake_up(&to->more);
+	spin_unlock_irqrestore(&wq_lock, flags);
+	if (pool->task)
+		kthread_park(pool->task);
+}
+
+/* Once the CPU is up: its pool takes work again, kworker/cpu runs there. */
+void workqueue_online_cpu(unsigned int cpu)
+{
+	struct worker_pool *pool = &wq_pools[cpu];
+	unsigned long flags;
+
+	if (!pool->task) {
+		if (IS_ERR(wq_create_worker(cpu))) {
+			pr_err("workqueue: no kworker for CPU%u: its work runs elsewhere\n",
+			       cpu);
+			return;
+		}
+	} else {
+		kthread_unpark(pool->task); /* bound: back on cpu */
+	}
+	spin_lock_irqsave(&wq_lock, flags);
+	pool->online = true;
+	spin_unlock_irqrestore(&wq_lock, flags);
+}
 
 /* A kworker per online CPU; items queued before run now. */
 static int __init workqueue_init(void)
@@ -303,14 +373,10 @@ static int __init workqueue_init(void)
 	unsigned int cpu;
 
 	for_each_online_cpu(cpu) {
-		t = kthread_create(worker_thread, &wq_pools[cpu], "kworker/%u",
-				   cpu);
+		t = wq_create_worker(cpu);
 		if (IS_ERR(t))
 			panic("workqueue: no kworker for CPU%u: %ld", cpu,
 			      PTR_ERR(t));
-		kthread_bind(t, cpu);
-		wq_pools[cpu].task = t;
-		wake_up_process(t);
 	}
 	return 0;
 }

@@ -70,6 +70,12 @@ int bench_run_all(void)
 
 	for (c = __bench_cases_start; c < __bench_cases_end; c++)
 		nr += bench_selected(c);
+	if (!nr) {
+		printk("KTAP version 1\n1..0\n");
+		pr_err("bench: no benchmark matches bench=%s: nothing ran\n",
+		       bench_glob);
+		return -ENOENT;
+	}
 	printk("KTAP version 1\n1..1\n");
 	printk("    KTAP version 1\n    # Subtest: bench\n    1..%d\n", nr);
 	nr = 0;

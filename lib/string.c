@@ -162,14 +162,21 @@ char *strstr(const char *haystack, const char *needle)
 	return len ? NULL : (char *)haystack;
 }
 
+/* The pattern character at p, or '\0' at its end. */
+static unsigned char glob_at(const char *p, const char *end)
+{
+	return p < end ? *p : '\0';
+}
+
 /*
  * Matches c against the class that starts just after a '['.  Returns the
  * position after the closing ']' and sets *match, or NULL when the class is
  * not closed, in which case the '[' is an ordinary character.
  */
-static const char *glob_class(const char *pat, unsigned char c, bool *match)
+static const char *glob_class(const char *pat, const char *end,
+			      unsigned char c, bool *match)
 {
-	bool invert = *pat == '!';
+	bool invert = glob_at(pat, end) == '!';
 	unsigned char lo, hi;
 
 	*match = false;
@@ -177,17 +184,18 @@ static const char *glob_class(const char *pat, unsigned char c, bool *match)
 		pat++;
 	/* A ']' right after the '[' or "[!" belongs to the class. */
 	do {
-		lo = *pat++;
+		lo = glob_at(pat++, end);
 		if (!lo)
 			return NULL;
 		hi = lo;
-		if (pat[0] == '-' && pat[1] && pat[1] != ']') {
+		if (glob_at(pat, end) == '-' && glob_at(pat + 1, end) &&
+		    glob_at(pat + 1, end) != ']') {
 			hi = pat[1];
 			pat += 2;
 		}
 		if (c >= lo && c <= hi)
 			*match = true;
-	} while (*pat != ']');
+	} while (glob_at(pat, end) != ']');
 
 	*match ^= invert;
 	return pat + 1;
@@ -197,27 +205,27 @@ static const char *glob_class(const char *pat, unsigned char c, bool *match)
  * Matches one character of the string against the pattern element at *pat
  * (anything but '*') and on success moves *pat past that element.
  */
-static bool glob_one(const char **pat, unsigned char c)
+static bool glob_one(const char **pat, const char *end, unsigned char c)
 {
 	const char *p = *pat;
 	const char *next;
 	bool match;
 
-	switch (*p) {
+	switch (glob_at(p, end)) {
 	case '\0':
 		return false;
 	case '?':
 		*pat = p + 1;
 		return true;
 	case '[':
-		next = glob_class(p + 1, c, &match);
+		next = glob_class(p + 1, end, c, &match);
 		if (next) {
 			*pat = next;
 			return match;
 		}
 		break;
 	case '\\':
-		if (p[1])
+		if (glob_at(p + 1, end))
 			p++;
 		break;
 	}
@@ -226,29 +234,30 @@ static bool glob_one(const char **pat, unsigned char c)
 }
 
 /**
- * glob_match - match a whole string against a shell-style pattern
+ * glob_match_len - match a whole string against a shell-style pattern
  * @pat: pattern: '*' matches any run of characters, '?' any one, "[a-z]"
  *	 and "[!abc]" one character of or not of a class; '\\' escapes the
  *	 next character; a '[' with no closing ']' is an ordinary character
+ * @len: the pattern's length: it ends there (or at a NUL before)
  * @str: the string
  *
  * '/' and a leading '.' are not special.  On a mismatch the match goes back
  * to the last '*' and lets it take one more character, so no recursion is
  * needed: an earlier '*' never has to take more once a later one matched.
  */
-bool glob_match(const char *pat, const char *str)
+bool glob_match_len(const char *pat, size_t len, const char *str)
 {
-	const char *star_pat = NULL, *star_str = NULL;
+	const char *star_pat = NULL, *star_str = NULL, *end = pat + len;
 
 	for (;;) {
-		if (*pat == '*') {
+		if (glob_at(pat, end) == '*') {
 			star_pat = ++pat;
 			star_str = str;
 			continue;
 		}
 		if (!*str)
-			return !*pat;
-		if (glob_one(&pat, *str)) {
+			return !glob_at(pat, end);
+		if (glob_one(&pat, end, *str)) {
 			str++;
 			continue;
 		}
@@ -257,4 +266,10 @@ bool glob_match(const char *pat, const char *str)
 		pat = star_pat;
 		str = ++star_str;
 	}
+}
+
+/* glob_match - glob_match_len() with the whole of @pat */
+bool glob_match(const char *pat, const char *str)
+{
+	return glob_match_len(pat, strlen(pat), str);
 }

@@ -472,6 +472,23 @@ static void string_test_strscpy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[0], 'q');
 }
 
+/* The pattern ends after len characters, wherever its NUL is. */
+static void string_test_glob_match_len(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, glob_match_len("abc.def", 3, "abc"));
+	KUNIT_EXPECT_FALSE(test, glob_match_len("abc.def", 3, "abc.def"));
+	KUNIT_EXPECT_TRUE(test, glob_match_len("a*", 1, "a"));
+	KUNIT_EXPECT_FALSE(test, glob_match_len("a*", 1, "ab"));
+	KUNIT_EXPECT_TRUE(test, glob_match_len("", 0, ""));
+	/* A class or an escape cut by the end is ordinary text. */
+	KUNIT_EXPECT_TRUE(test, glob_match_len("a[bc]", 3, "a[b"));
+	KUNIT_EXPECT_FALSE(test, glob_match_len("a[bc]", 3, "ab"));
+	KUNIT_EXPECT_TRUE(test, glob_match_len("a[b-d]", 5, "a[b-d"));
+	KUNIT_EXPECT_TRUE(test, glob_match_len("a\\b", 2, "a\\"));
+	/* A NUL before len ends it as well. */
+	KUNIT_EXPECT_TRUE(test, glob_match_len("ab", 10, "ab"));
+}
+
 static void string_test_glob_match(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, glob_match("abc", "abc"));
@@ -535,6 +552,7 @@ static struct kunit_case vsprintf_test_cases[] = {
 	KUNIT_CASE(string_test_str),
 	KUNIT_CASE(string_test_strscpy),
 	KUNIT_CASE(string_test_glob_match),
+	KUNIT_CASE(string_test_glob_match_len),
 	{}
 };
 

@@ -32,17 +32,16 @@ static void frame_set(unsigned long pfn, bool free)
 		frame_free_map[pfn / BITS_PER_LONG] &= ~bit;
 }
 
-void frame_add_ram(phys_addr_t base, phys_addr_t size)
+/* Returns the bytes of the range at or above the limit, which are ignored. */
+phys_addr_t frame_add_ram(phys_addr_t base, phys_addr_t size)
 {
 	unsigned long pfn = ALIGN(base, PAGE_SIZE) >> PAGE_SHIFT;
 	unsigned long end = ALIGN_DOWN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
-	unsigned long flags;
+	unsigned long flags, ignored = 0;
 
 	spin_lock_irqsave(&frame_lock, flags);
 	if (end > MAX_FRAMES) {
-		if (pfn < MAX_FRAMES)
-			pr_warn("frames: ignoring RAM above %d MiB\n",
-				CONFIG_PHYS_MEM_MAX_MB);
+		ignored = end - max(pfn, MAX_FRAMES);
 		end = MAX_FRAMES;
 	}
 	for (; pfn < end; pfn++) {
@@ -54,6 +53,7 @@ void frame_add_ram(phys_addr_t base, phys_addr_t size)
 	}
 	max_pfn = max(max_pfn, end);
 	spin_unlock_irqrestore(&frame_lock, flags);
+	return (phys_addr_t)ignored << PAGE_SHIFT;
 }
 
 void frame_reserve(phys_addr_t base, phys_addr_t size)

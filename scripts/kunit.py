@@ -200,7 +200,9 @@ class RunConfig:
     fragments: list = field(default_factory=list)   # absolute paths
     filter: str | None = None
     kernel_args: list = field(default_factory=list)
+    kernel_dir: Path | None = None      # boot the kernel built there
     cpus: int = 4
+    mem: str = qemu.DEFAULT_MEM
     timeout: float = 300
     icount: bool = False
     qemu_args: str = ''
@@ -234,27 +236,45 @@ def resolve_fragment(name, bases):
 def _run_logged(cmd, log):
     log.write(f'$ {shlex.join(cmd)}\n')
     log.flush()
+    # Each build keeps its .config in its own O=: an inherited
+    # KCONFIG_CONFIG would make them all share one.
+    env = {k: v for k, v in os.environ.items() if k != 'KCONFIG_CONFIG'}
     try:
         return subprocess.run(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                              stdout=log, stderr=subprocess.STDOUT).returncode == 0
+                              stdout=log, stderr=subprocess.STDOUT,
+                              env=env).returncode == 0
     except OSError as exc:
         log.write(f'cannot run {cmd[0]}: {exc.strerror}\n')
         return False
 
 
+def build_steps(cfg):
+    """The make commands of a build, and what they build."""
+    make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
+    iso = make + [f'CMDLINE={cfg.cmdline}', '-j2', 'iso']
+    if cfg.kernel_dir:
+        return ([iso + [f'O={cfg.kernel_dir}', f'ISO_DIR={cfg.build_dir}']],
+                f'the kernel of {display_path(cfg.kernel_dir)}')
+    out = f'O={cfg.build_dir}'
+    frags = ', '.join(display_path(f) for f in cfg.fragments) or 'defconfig only'
+    return ([make + [out, f'FRAGMENTS={" ".join(cfg.fragments)}', 'fragconfig'],
+             iso + [out]], f'config: {frags}')
+
+
 def build_kernel(cfg):
-    """make fragconfig + iso into cfg.build_dir; returns an error or None."""
+    """make fragconfig + iso into cfg.build_dir (or only the ISO, for the
+    kernel of cfg.kernel_dir); returns an error or None."""
     missing = [f for f in cfg.fragments if not Path(f).is_file()]
     if missing:
         return f'kconfig fragment not found: {", ".join(missing)}'
-    make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
-    out = f'O={cfg.build_dir}'
-    steps = [make + [out, f'FRAGMENTS={" ".join(cfg.fragments)}', 'fragconfig'],
-             make + [out, f'CMDLINE={cfg.cmdline}', '-j2', 'iso']]
+    steps, what = build_steps(cfg)
     log_path = cfg.build_dir / 'build.log'
-    frags = ', '.join(display_path(f) for f in cfg.fragments) or 'defconfig only'
-    print(f'[build] {display_path(cfg.build_dir)}: config: {frags}; '
-          f'cmdline: "{cfg.cmdline}" ... ', end='', flush=True)
+    cmdline = f'"{cfg.cmdline}"'
+    if len(cfg.cmdline) > 200:
+        cmdline = (f'"{cfg.cmdline[:80]}...{cfg.cmdline[-80:]}" '
+                   f'({len(cfg.cmdline)} characters)')
+    print(f'[build] {display_path(cfg.build_dir)}: {what}; '
+          f'cmdline: {cmdline} ... ', end='', flush=True)
     start = time.monotonic()
     with open(log_path, 'w', encoding='utf-8') as log:
         for cmd in steps:
@@ -286,10 +306,11 @@ def prepare_kernel(cfg):
 def boot_and_check(cfg):
     serial_log = cfg.build_dir / 'serial.log'
     stderr_log = cfg.build_dir / 'qemu-stderr.log'
-    argv = qemu.command(cfg.iso, cpus=cfg.cpus, icount=cfg.icount,
+    argv = qemu.command(cfg.iso, cpus=cfg.cpus, mem=cfg.mem, icount=cfg.icount,
                         extra=shlex.split(cfg.qemu_args or ''))
     icount = ', icount' if cfg.icount else ''
-    print(f'[qemu] booting {display_path(cfg.iso)} (cpus={cfg.cpus}, '
+    mem = f', mem={cfg.mem}' if cfg.mem != qemu.DEFAULT_MEM else ''
+    print(f'[qemu] booting {display_path(cfg.iso)} (cpus={cfg.cpus}{mem}, '
           f'timeout={cfg.timeout:g}s{icount})', flush=True)
     with SerialSession(cfg.raw_output, serial_log) as session:
         result = qemu.boot(argv, cfg.timeout, session.feed, stderr_log)
@@ -332,10 +353,9 @@ def cmd_run(args):
         build_dir=Path(args.build_dir).resolve() if args.build_dir else DEFAULT_BUILD_DIR,
         fragments=[resolve_fragment(f, [Path.cwd(), REPO_ROOT]) for f in args.kconfig_add],
         filter=args.filter, kernel_args=args.kernel_args, cpus=args.cpus,
-        timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
+        mem=args.mem, timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
         raw_output=args.raw_output, no_build=args.no_build,
-        expect=Expectations(allow_empty=bool(args.filter),
-                            expect_failure=args.expect_failure))
+        expect=Expectations(expect_failure=args.expect_failure))
     verdict = execute_run(cfg)
     print(verdict.counts.final_line())
     return verdict.code
@@ -359,7 +379,9 @@ PLAN_NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.+-]*')
 PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
              'timeout': (int, float), 'expect_total': int,
-             'expect_crash': list, 'expect_log': list}
+             'expect_crash': list, 'mem': str, 'expect_log': list,
+             'kernel_from': str}
+MEM_RE = re.compile(r'[1-9][0-9]*[KMG]?')
 
 
 def _check_plan_value(where, key, value):
@@ -372,6 +394,20 @@ def _check_plan_value(where, key, value):
             raise PlanError(f'{where}: "{key}" must be a list of strings')
     if key in ('cpus', 'timeout') and value <= 0:
         raise PlanError(f'{where}: "{key}" must be positive')
+    if key == 'mem' and not MEM_RE.fullmatch(value):
+        raise PlanError(f'{where}: "mem" must be a size like 256M or 8G')
+
+
+def _check_kernel_from(where, entry, earlier):
+    """kernel_from names an earlier run and brings its configuration."""
+    source = entry.get('kernel_from')
+    if source is None:
+        return
+    if source not in earlier:
+        raise PlanError(f'{where}: "kernel_from" must name an earlier run')
+    if entry.get('kconfig_add'):
+        raise PlanError(f'{where}: "kernel_from" boots the kernel of '
+                        f'"{source}": no "kconfig_add" of its own')
 
 
 def validate_plan_entry(index, entry, names):
@@ -384,12 +420,13 @@ def validate_plan_entry(index, entry, names):
                         '"_", ".", "+" or "-"')
     if name in names:
         raise PlanError(f'{where}: duplicate run name "{name}"')
-    names.add(name)
     for key, value in entry.items():
         if key not in PLAN_KEYS:
             print(f'warning: {where} ("{name}"): unknown key "{key}" ignored')
         elif value is not None:
             _check_plan_value(f'{where} ("{name}")', key, value)
+    _check_kernel_from(f'{where} ("{name}")', entry, names)
+    names.add(name)
 
 
 def load_plan(path):
@@ -409,21 +446,27 @@ def load_plan(path):
 
 def entry_expectations(entry):
     """The Expectations of a plan entry (or of a verdicts.json case)."""
-    return Expectations(allow_empty=bool(entry.get('filter')),
+    return Expectations(allow_empty=entry.get('expect_total') == 0,
                         expect_failure=bool(entry.get('expect_failure')),
                         expect_total=entry.get('expect_total'),
                         expect_crash=entry.get('expect_crash'),
                         expect_log=entry.get('expect_log'))
 
 
+def plan_build_dir(name):
+    return REPO_ROOT / 'build' / f'test-{name}'
+
+
 def plan_run_config(entry, args, plan_dir):
     bases = [REPO_ROOT, plan_dir]
+    source = entry.get('kernel_from')
     return RunConfig(
-        build_dir=REPO_ROOT / 'build' / f'test-{entry["name"]}',
+        build_dir=plan_build_dir(entry['name']),
         fragments=[resolve_fragment(f, bases) for f in entry.get('kconfig_add') or []],
         filter=entry.get('filter'),
         kernel_args=list(entry.get('kernel_args') or []),
-        cpus=entry.get('cpus') or args.cpus,
+        kernel_dir=plan_build_dir(source) if source else None,
+        cpus=entry.get('cpus') or args.cpus, mem=entry.get('mem') or args.mem,
         timeout=entry.get('timeout') or args.timeout,
         icount=args.icount, qemu_args=args.qemu_args, raw_output=args.raw_output,
         no_build=args.no_build, expect=entry_expectations(entry))
@@ -582,12 +625,13 @@ def cmd_selftest(args):
 EXIT_CODES_HELP = '''\
 exit codes:
   0    every test passed or was skipped, and QEMU exited with status 33
+       (or a plan run with expect_total 0 ran none)
   1    QEMU exited with status 35 and at least one test failed
   2    anything else: a crash, panic, triple fault or timeout; malformed or
        truncated KTAP; a QEMU status that contradicts the results; no test
-       ran (without a filter); an expectation not met (--expect_failure,
-       or a plan's expect_failure, expect_total, expect_crash,
-       expect_log)
+       ran (QEMU status 39 when the filters matched nothing); an
+       expectation not met (--expect_failure, or a plan's expect_failure,
+       expect_total, expect_crash, expect_log)
   3    the build failed (or --no_build found no kernel.iso)
   130  interrupted (Ctrl-C)
 The last line printed is always "N passed, N failed" (", N skipped" is
@@ -606,9 +650,12 @@ FILE is a non-empty JSON list of runs, each an object with the keys:
                   directory is build/test-<name>
   kconfig_add     list of Kconfig fragments (relative to the repository or
                   to the plan's directory)
-  filter, kernel_args, cpus, timeout
-                  as the "run" options of the same name (a run's cpus and
-                  timeout take precedence over --cpus and --timeout)
+  filter, kernel_args, cpus, mem, timeout
+                  as the "run" options of the same name (a run's cpus, mem
+                  and timeout take precedence over --cpus, --mem and
+                  --timeout)
+  kernel_from     the name of an earlier run whose kernel this run boots
+                  (only its own ISO, with its own command line, is built)
   expect_failure  true: the run must end cleanly with failed tests
   expect_total    the exact number of cases the run must report
   expect_crash    list of regexes (multi-line mode): the kernel must panic
@@ -628,9 +675,10 @@ LINE" (the last line of output) and "kunit-selftest-expect-output: TEXT"
 (a fragment the output must contain; repeatable), which it must match.
 DIR/{VERDICT_CASES} lists cases for the run verdict: a sample "log", a QEMU
 "status", "timed_out", "interrupted", "build_error", the plan keys
-"filter", "expect_failure", "expect_total", "expect_crash", "expect_log", and what
-decide() must return: the exit "code", the plan-table line "describe" and
-"plan_counts", what the run adds to a plan's closing line.'''
+"filter", "expect_failure", "expect_total", "expect_crash" and
+"expect_log", and what decide() must return: the exit "code", the
+plan-table line "describe" and "plan_counts", what the run adds to a
+plan's closing line.'''
 
 
 def positive_int(text):
@@ -656,6 +704,8 @@ def add_command(sub, name, summary, description, epilog):
 def add_qemu_options(parser):
     parser.add_argument('--cpus', type=positive_int, default=4, metavar='N',
                         help='number of virtual CPUs, QEMU -smp (default 4)')
+    parser.add_argument('--mem', default=qemu.DEFAULT_MEM, metavar='SIZE',
+                        help=f'guest memory, QEMU -m (default {qemu.DEFAULT_MEM})')
     parser.add_argument('--timeout', type=positive_float, default=300, metavar='S',
                         help='seconds before QEMU is killed (default 300)')
     parser.add_argument('--icount', action='store_true',

@@ -24,8 +24,10 @@ ICOUNT = 'shift=0,align=off,sleep=off'
 
 # The kernel powers off through isa-debug-exit (port 0xf4), which makes QEMU
 # exit with (value << 1) | 1; status 0 is a reset (triple fault), since
-# QEMU runs with -no-reboot.
+# QEMU runs with -no-reboot. 39: the filters selected no test; 41: GRUB
+# could not load the kernel (scripts/mkiso.sh writes 0x14 to the port).
 STATUS_PASS, STATUS_FAIL, STATUS_PANIC, STATUS_RESET = 33, 35, 37, 0
+STATUS_NO_TESTS, STATUS_NO_KERNEL = 39, 41
 
 # `qemu.py run` exit code and message for each QEMU status; any other
 # status exits with 2.
@@ -34,6 +36,10 @@ RUN_EXITS = {
     STATUS_FAIL: (1, 'kernel reported failed tests'),
     STATUS_PANIC: (2, 'kernel panic'),
     STATUS_RESET: (2, 'the machine reset (triple fault?)'),
+    STATUS_NO_TESTS: (2, 'no test ran: the filters select none (the kernel '
+                         'said which)'),
+    STATUS_NO_KERNEL: (2, 'GRUB could not load the kernel (its error is '
+                          'above; out of memory: too little RAM)'),
 }
 EXIT_INTERRUPTED = 130
 
@@ -210,8 +216,9 @@ RUN_HELP = """\
 exit codes:
   0    QEMU exited with status 33: clean power-off, the tests passed
   1    status 35: some test failed
-  2    status 37 (kernel panic), 0 (triple fault: the machine reset), any
-       other status, or QEMU could not be started
+  2    status 37 (kernel panic), 0 (triple fault: the machine reset), 39
+       (no test matched the filters), 41 (GRUB could not load the kernel),
+       any other status, or QEMU could not be started
   130  interrupted (Ctrl-C)
 
 environment:

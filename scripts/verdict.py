@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from ktap import Counts
-from qemu import (STATUS_FAIL, STATUS_PANIC, STATUS_PASS, STATUS_RESET,
-                  QemuResult)
+from qemu import (STATUS_FAIL, STATUS_NO_KERNEL, STATUS_NO_TESTS,
+                  STATUS_PANIC, STATUS_PASS, STATUS_RESET, QemuResult)
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR, EXIT_BUILD = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -17,7 +17,7 @@ EXIT_INTERRUPTED = 130
 
 @dataclass
 class Expectations:
-    allow_empty: bool = False           # no tests is fine (a filter was given)
+    allow_empty: bool = False           # no tests is fine (expect_total 0)
     expect_failure: bool = False        # must end cleanly with failed tests
     expect_total: int | None = None     # exact number of cases reported
     expect_crash: list | None = None    # must panic; regexes the log must match
@@ -143,8 +143,15 @@ def _run_reasons(happened, allow_empty):
     if happened.qemu is not None and not crash:
         reasons += _status_mismatch(happened.qemu.status, happened.counts)
     if not reasons and happened.counts.total == 0 and not allow_empty:
-        reasons.append('ran no tests')
+        reasons.append(_no_tests_reason(happened.qemu))
     return reasons, crash is not None
+
+
+def _no_tests_reason(result):
+    if result is not None and result.status == STATUS_NO_TESTS:
+        return ('ran no tests: no test matches the filters (QEMU exit '
+                f'status {STATUS_NO_TESTS})')
+    return 'ran no tests'
 
 
 def _run_code(happened, reasons):
@@ -180,9 +187,12 @@ def _status_reason(status, where):
         return f'kernel panic (QEMU exit status {status}) {where}'
     if status == STATUS_RESET:
         return f'crash: triple fault or reset (QEMU exit status 0) {where}'
+    if status == STATUS_NO_KERNEL:
+        return ('boot failed: GRUB could not load the kernel (QEMU exit '
+                f'status {status}; out of memory: too little RAM) {where}')
     if status < 0:
         return f'QEMU killed by signal {-status} {where}'
-    if status not in (STATUS_PASS, STATUS_FAIL):
+    if status not in (STATUS_PASS, STATUS_FAIL, STATUS_NO_TESTS):
         return f'QEMU error: exit status {status} {where}'
     return None
 
@@ -194,6 +204,9 @@ def _status_mismatch(status, counts):
     if status == STATUS_FAIL and not counts.failed:
         return [f'inconsistent: QEMU exit status {status} (tests failed) but '
                 'no failure was reported']
+    if status == STATUS_NO_TESTS and counts.total:
+        return [f'inconsistent: QEMU exit status {status} (no test '
+                f'selected) but {counts.total} reported']
     return []
 
 

@@ -85,7 +85,8 @@ struct kunit_suite {
 
 /*
  * Runs every registered suite (and case) that kunit.filter_glob selects and
- * prints KTAP; returns the number of failed cases.
+ * prints KTAP; returns the number of failed cases, or -ENOENT when the
+ * filters select no case at all.
  */
 int kunit_run_all_tests(void);
 

@@ -50,7 +50,10 @@ u64 bench_empty_region(void);
 /* Per-iteration cost of fn() over n calls, in hundredths, region-corrected. */
 u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
 
-/* True when bench=GLOB was given; then bench_run_all() replaces KUnit. */
+/*
+ * True when bench=GLOB was given; then bench_run_all() replaces KUnit. It
+ * returns the number of failed cases, or -ENOENT when GLOB selects none.
+ */
 #ifdef CONFIG_BENCH
 bool bench_requested(void);
 int bench_run_all(void);

@@ -14,8 +14,10 @@
  *   cpu_possible_mask  CPUs the firmware reported, up to NR_CPUS; fixed
  *                      once setup_arch() is done; each has per-CPU data
  *   cpu_online_mask    CPUs that are running and take IPIs
+ *   cpu_active_mask    online CPUs the scheduler places tasks on: a CPU
+ *                      going offline leaves it first (kernel/cpu.c)
  *
- * CPU 0, the boot CPU, is in both from the start.
+ * CPU 0, the boot CPU, is in all three from the start.
  */
 #define BITS_PER_LONG 64
 #define BITS_TO_LONGS(n) (((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
@@ -26,8 +28,10 @@ struct cpumask {
 typedef struct cpumask cpumask_t;
 
 extern struct cpumask __cpu_possible_mask, __cpu_online_mask;
+extern struct cpumask __cpu_active_mask;
 #define cpu_possible_mask ((const struct cpumask *)&__cpu_possible_mask)
 #define cpu_online_mask ((const struct cpumask *)&__cpu_online_mask)
+#define cpu_active_mask ((const struct cpumask *)&__cpu_active_mask)
 
 static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *mask)
 {
@@ -102,6 +106,17 @@ static inline bool cpu_online(unsigned int cpu)
 	return cpumask_test_cpu(cpu, cpu_online_mask);
 }
 
+/* Active: online, and the scheduler places tasks on it (not going down). */
+static inline bool cpu_active(unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, cpu_active_mask);
+}
+
+static inline unsigned int num_active_cpus(void)
+{
+	return cpumask_weight(cpu_active_mask);
+}
+
 static inline unsigned int num_possible_cpus(void)
 {
 	return cpumask_weight(cpu_possible_mask);
@@ -127,5 +142,15 @@ static inline void set_cpu_online(unsigned int cpu, bool online)
 	else
 		cpumask_clear_cpu(cpu, &__cpu_online_mask);
 }
+
+static inline void set_cpu_active(unsigned int cpu, bool active)
+{
+	if (active)
+		cpumask_set_cpu(cpu, &__cpu_active_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_active_mask);
+}
+
+#define for_each_active_cpu(cpu) for_each_cpu((cpu), cpu_active_mask)
 
 #endif /* _LINUX_CPUMASK_H */

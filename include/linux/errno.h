@@ -21,5 +21,6 @@
 #define ENOSYS 38
 #define EOVERFLOW 75
 #define ETIMEDOUT 110
+#define EALREADY 114
 
 #endif /* _LINUX_ERRNO_H */

@@ -55,6 +55,21 @@ static inline void list_del_init(struct list_head *n)
 	INIT_LIST_HEAD(n);
 }
 
+/* Moves every entry of list to the tail of head; list becomes empty. */
+static inline void list_splice_tail_init(struct list_head *list,
+					 struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev;
+
+	if (first == list)
+		return;
+	first->prev = head->prev;
+	head->prev->next = first;
+	last->next = head;
+	head->prev = last;
+	INIT_LIST_HEAD(list);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

@@ -11,7 +11,7 @@
  * (__va()). 0 is never a valid frame, so it means failure.
  */
 void frame_init(void);
-void frame_add_ram(phys_addr_t base, phys_addr_t size);
+phys_addr_t frame_add_ram(phys_addr_t base, phys_addr_t size);
 void frame_reserve(phys_addr_t base, phys_addr_t size);
 phys_addr_t alloc_frames(unsigned long n);
 void free_frames(phys_addr_t pa, unsigned long n);

@@ -6,7 +6,8 @@
 #include <linux/types.h>
 
 /*
- * Kernel command line parameters, "name=value" or "name" (for bools). Each
+ * Kernel command line parameters, "name=value" or "name" (for bools:
+ * "name" alone is true, and the values are 1, y, Y, on / 0, n, N, off). Each
  * registered parameter is a struct kernel_param in the __param section; the
  * parser (kernel/params.c) matches names exactly ('-' and '_' are the same)
  * and calls the setter, which returns 0 or a negative errno.
@@ -39,6 +40,9 @@ int param_set_charp(const char *val, const struct kernel_param *kp);
 	__kernel_param(#name, param_set_##type, &(var), NULL)
 #define core_param_named(pname, var, type) \
 	__kernel_param(pname, param_set_##type, &(var), NULL)
+/* "name=value" calls setter(value, kp) with kp->arg == &var. */
+#define core_param_cb(pname, setter, var) \
+	__kernel_param(pname, setter, &(var), NULL)
 
 /* __setup("name", fn): fn(value) for "name=value", fn("") for "name". */
 #define __setup(str, fn) __kernel_param(str, NULL, NULL, fn)
@@ -47,5 +51,20 @@ int param_set_charp(const char *val, const struct kernel_param *kp);
 /* Parses cmdline (copied); returns the number of unknown parameters. */
 int parse_args(const char *cmdline);
 extern char saved_command_line[];
+
+/*
+ * Splits the first word off args and decodes it in place (quotes and
+ * backslashes, see kernel/params.c): *param is its name, *val the text
+ * after its first '=' or NULL. Returns the rest of args; *param is NULL
+ * when there was no word left.
+ */
+char *next_arg(char *args, char **param, char **val);
+/*
+ * Parses cmdline again for kp alone, as parse_args() did (every word that
+ * names it, in order, through its setter), into kp->arg: a test reads the
+ * value the line asks for there, not by searching the text. Returns how
+ * many words named kp, or -ENOMEM.
+ */
+int parse_args_for(const char *cmdline, const struct kernel_param *kp);
 
 #endif /* _LINUX_MODULEPARAM_H */

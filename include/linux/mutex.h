@@ -37,6 +37,7 @@ struct mutex {
 	struct list_head wait_list;
 	const char *name;
 	unsigned long owner_ip; /* where the holder took it, for the panic */
+	int owner_pid; /* the holder's pid: its task_struct may be reused */
 	struct lockorder_map dep_map;
 };
 
@@ -77,7 +78,8 @@ static inline bool mutex_is_locked(struct mutex *lock)
 /* True if the current task holds lock. */
 static inline bool mutex_is_owner(struct mutex *lock)
 {
-	return mutex_owner(lock) == current;
+	return mutex_owner(lock) == current &&
+	       READ_ONCE(lock->owner_pid) == current->pid;
 }
 
 /* WARNs once per call site, naming the lock and the task, if it is not held. */

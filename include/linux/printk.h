@@ -19,6 +19,9 @@
 #define KERN_CONT KERN_SOH "c"
 
 #define LOGLEVEL_DEFAULT 6
+/* loglevel= takes 0..8; console_verbose() prints everything. */
+#define CONSOLE_LOGLEVEL_MAX 8
+#define CONSOLE_LOGLEVEL_MOTORMOUTH 15
 
 #ifndef pr_fmt
 #define pr_fmt(fmt) fmt
@@ -27,6 +30,9 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list args) __printf(1, 0);
 void console_loglevel_set(int level);
+void console_verbose(void);
+struct kernel_param;
+int param_set_loglevel(const char *val, const struct kernel_param *kp);
 /* The log of everything printed: a position in it, and a search since one. */
 u64 printk_log_end(void);
 bool printk_log_contains(u64 pos, const char *s);

@@ -13,8 +13,9 @@
 /*
  * Tasks and the scheduler (Documentation/sched.rst).
  *
- * A task runs kernel code on its own stack, always on the same CPU
- * (task->cpu, chosen at creation or by kthread_bind(); nothing migrates).
+ * A task runs kernel code on its own stack, on one CPU (task->cpu, chosen
+ * at creation or by kthread_bind()); it changes CPU only when its CPU goes
+ * offline (sched_cpu_deactivate()).
  * Each CPU has a run queue, a FIFO of runnable tasks under a spinlock, and
  * an idle task (pid 0, "swapper/N") that runs when the queue is empty.
  *
@@ -82,6 +83,7 @@ struct sched_stats {
 	unsigned long wakeups; /* tasks put back on this CPU's queue */
 	unsigned long preemptions; /* involuntary switches */
 	unsigned long yields;
+	unsigned long migrations; /* tasks pushed here from a CPU going down */
 };
 
 /*
@@ -102,6 +104,18 @@ void sched_init_ap(unsigned int cpu);
 void __noreturn cpu_idle(void);
 void scheduler_tick(void);
 void sched_fold_need_resched(void);
+
+/*
+ * CPU hotplug (kernel/cpu.c calls these, process context): deactivate
+ * takes cpu out of the active mask and moves every runnable task off it
+ * (a task sleeping there wakes up on an active CPU); it fails with -EBUSY
+ * if cpu still runs a task after a few seconds, and leaves it active.
+ * activate puts it back. sched_move_sleeping_task() sets where a task that
+ * is not runnable will run when woken: false if it is runnable.
+ */
+int sched_cpu_deactivate(unsigned int cpu);
+int sched_cpu_activate(unsigned int cpu);
+bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
 

@@ -88,10 +88,29 @@ void smp_wait_relax(void);
  * void smp_send_stop(void)
  *	For panic(): stops every other online CPU, best effort, and returns
  *	within a bounded time even if some do not stop.
+ *
+ * CPU hotplug (kernel/cpu.c; process context, hotplug lock held for
+ * writing):
+ * int arch_cpu_up(unsigned int cpu)
+ *	Starts cpu at run time, again or for the first time, and returns 0
+ *	once it is online, as __cpu_up() does; the CPU runs sync_core()
+ *	before any kernel text it may have cached, and starts its tick if
+ *	the others have one.
+ * int arch_cpu_kill(unsigned int cpu)
+ *	cpu has left the online mask and has been told to die: wakes it so
+ *	that its idle loop calls arch_cpu_die(), waits (bounded) for it to
+ *	acknowledge, then parks it for good. 0, or -ETIMEDOUT (printed).
+ * void arch_cpu_die(void)
+ *	On the dying CPU, from its idle task: stops its tick, runs the
+ *	requests still queued for it, acknowledges and stops with interrupts
+ *	off. Never returns: the CPU comes back through arch_cpu_up().
  */
 int smp_prepare_cpus(void);
 int __cpu_up(unsigned int cpu);
 void smp_cpus_done(void);
+int arch_cpu_up(unsigned int cpu);
+int arch_cpu_kill(unsigned int cpu);
+void __noreturn arch_cpu_die(void);
 void arch_send_call_function_single_ipi(unsigned int cpu);
 void smp_send_stop(void);
 

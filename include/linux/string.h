@@ -17,5 +17,6 @@ char *strrchr(const char *s, int c);
 size_t strscpy(char *dst, const char *src, size_t size);
 char *strstr(const char *haystack, const char *needle);
 bool glob_match(const char *pat, const char *str);
+bool glob_match_len(const char *pat, size_t len, const char *str);
 
 #endif /* _LINUX_STRING_H */

@@ -28,6 +28,9 @@
  *	On each CPU, acknowledges the interrupt first (so that the next
  *	tick can arrive while timers run), then calls
  *	tick_handle_periodic() with interrupts disabled.
+ * void tick_start_this_cpu(void)
+ *	On a CPU coming online after boot (CPU hotplug): starts its tick if
+ *	time_init() started the others'.
  * u64 get_cycles(void), in <asm/timex.h>
  *	The clock: a counter that never goes back on a CPU, runs at the
  *	rate given to timekeeping_init() and agrees across CPUs.
@@ -52,5 +55,6 @@ void tick_handle_periodic(void);
 void tick_periodic(u64 now);
 
 void __init time_init(void);
+void tick_start_this_cpu(void);
 
 #endif /* _LINUX_TICK_H */

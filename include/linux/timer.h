@@ -107,6 +107,13 @@ int del_timer_sync(struct timer_list *timer);
 
 /* Every CPU's wheel; once, on the boot CPU, before time_init(). */
 void __init init_timers(void);
+/*
+ * CPU hotplug: a CPU's base is made ready before it starts (empty, its
+ * clock at jiffies); once it is dead its timers move to this CPU's base,
+ * each due when it was. 0.
+ */
+int timers_prepare_cpu(unsigned int cpu);
+int timers_dead_cpu(unsigned int cpu);
 /* From the tick, interrupts disabled: runs this CPU's due timers. */
 void run_local_timers(void);
 

@@ -29,12 +29,14 @@
  *                  jiffy run, plus one per level whose granularity
  *                  divides the jiffy
  *   jiffies_run    jiffies the base has run
+ *   migrated       timers taken over from CPUs that went offline
  */
 struct timer_stats {
 	unsigned long expired;
 	unsigned long requeued;
 	unsigned long slots_visited;
 	unsigned long jiffies_run;
+	unsigned long migrated; /* taken from CPUs that went offline */
 };
 
 const struct timer_stats *timer_cpu_stats(unsigned int cpu);

@@ -156,4 +156,8 @@ static inline bool schedule_delayed_work_on(int cpu, struct delayed_work *dwork,
 	return queue_delayed_work_on(cpu, system_wq, dwork, delay);
 }
 
+/* CPU hotplug (kernel/cpu.c): cpu's pool and kworker/cpu go and come. */
+void workqueue_offline_cpu(unsigned int cpu);
+void workqueue_online_cpu(unsigned int cpu);
+
 #endif /* _LINUX_WORKQUEUE_H */

@@ -64,16 +64,28 @@ static void rcu_fqs_ipi(void *unused)
 		rcu_report_qs();
 }
 
-/* Step 1. The kthread itself is outside any reader: it reports at once. */
+/*
+ * Step 1. The kthread itself is outside any reader: it reports at once.
+ * The count is of the CPUs flagged, not num_online_cpus() read apart: a
+ * CPU may leave the online mask meanwhile (CPU hotplug), and one that is
+ * flagged runs until it has reported (kernel/cpu.c waits for a grace
+ * period before stopping it). RCU_GP_BIAS keeps the count above 0 while
+ * the flags go up; early reports only bring it down.
+ */
+#define RCU_GP_BIAS (NR_CPUS + 1)
+
 static void rcu_gp_start(void)
 {
-	unsigned int cpu;
+	unsigned int cpu, n = 0;
 
-	atomic_set(&rcu_cpus_left, num_online_cpus());
+	atomic_set(&rcu_cpus_left, RCU_GP_BIAS);
 	smp_mb();
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
 		WRITE_ONCE(per_cpu(rcu_qs_pending, cpu), 1);
+		n++;
+	}
 	smp_mb();
+	atomic_add(-(int)(RCU_GP_BIAS - n), &rcu_cpus_left);
 	rcu_report_qs();
 }
 

@@ -17,6 +17,8 @@
 
 #include <linux/kernel.h>
 #include <linux/completion.h>
+#include <linux/cpuhotplug.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
@@ -25,6 +27,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
+#define SCHED_DRAIN_TIMEOUT_MS 5000
 #define SCHED_SLICE_TICKS                            \
 	(CONFIG_SCHED_SLICE_MS * HZ / 1000 ?         \
 		 CONFIG_SCHED_SLICE_MS * HZ / 1000 : \
@@ -36,6 +39,13 @@ struct rq {
 	unsigned int nr_queued;
 	struct task_struct *idle;
 	struct sched_stats stats;
+	/*
+	 * The CPU is going offline (sched_cpu_drain()): __schedule() runs
+	 * only the idle task here and parks every other runnable task on
+	 * pushed, which the idle task moves to active CPUs.
+	 */
+	bool draining;
+	struct list_head pushed;
 };
 
 static struct task_struct idle_tasks[NR_CPUS] = {
@@ -102,6 +112,10 @@ static struct task_struct *pick_next_task(struct rq *rq)
 {
 	struct task_struct *p;
 
+	if (rq->draining) { /* everything queued leaves: see struct rq */
+		list_splice_tail_init(&rq->queue, &rq->pushed);
+		rq->nr_queued = 0;
+	}
 	if (list_empty(&rq->queue))
 		return rq->idle;
 	p = list_first_entry(&rq->queue, struct task_struct, run_list);
@@ -170,6 +184,8 @@ static void __schedule(bool preempt)
 	preempt_clear_need_resched();
 	if (!preempt && prev->state != TASK_RUNNING)
 		prev->on_rq = 0;
+	else if (rq->draining && !(prev->flags & PF_IDLE))
+		list_add_tail(&prev->run_list, &rq->pushed);
 	else if (!(prev->flags & PF_IDLE))
 		enqueue_task(rq, prev);
 	next = pick_next_task(rq);
@@ -178,6 +194,8 @@ static void __schedule(bool preempt)
 		if (preempt)
 			rq->stats.preemptions++;
 		prev = context_switch(prev, next);
+		/* This task may have moved while it was out: lock of here. */
+		rq = this_cpu_ptr(&runqueues);
 		finish_task_switch(prev);
 	}
 	rq_unlock(rq, flags);
@@ -268,25 +286,94 @@ void preempt_schedule_irq(void)
 	} while (need_resched());
 }
 
-bool wake_up_process(struct task_struct *p)
+/*
+ * Locks the run queue of p's CPU. p->cpu changes under that lock (a
+ * sleeping task moved) or while p is in flight between two queues (see
+ * sched_push_task()), so it is checked again once the lock is held.
+ */
+static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
 {
-	struct rq *rq = cpu_rq(p->cpu);
+	for (;;) {
+		unsigned int cpu = READ_ONCE(p->cpu);
+		struct rq *rq = cpu_rq(cpu);
+
+		rq_lock(rq, flags);
+		if (READ_ONCE(p->cpu) == cpu)
+			return rq;
+		rq_unlock(rq, *flags);
+	}
+}
+
+/* An active CPU for a task that cannot stay where it is: round robin. */
+static unsigned int select_fallback_cpu(void)
+{
+	static unsigned int next;
+	unsigned int n = num_active_cpus(), i = 0, cpu, pick;
+
+	pick = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % (n ? n : 1);
+	for_each_active_cpu(cpu)
+		if (i++ == pick)
+			return cpu;
+	return 0; /* the mask changed meanwhile; the boot CPU stays */
+}
+
+/*
+ * p is runnable (on_rq set) but on no queue and running nowhere: queue it
+ * on an active CPU. Nobody else touches p meanwhile (a wake-up sees it
+ * runnable and does nothing), so p->cpu may change here.
+ */
+static void sched_push_task(struct task_struct *p)
+{
+	unsigned int cpu = select_fallback_cpu();
+	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
-	bool woke = false;
 
 	rq_lock(rq, &flags);
+	WRITE_ONCE(p->cpu, cpu);
+	enqueue_task(rq, p);
+	rq->stats.migrations++;
+	resched_cpu(cpu);
+	rq_unlock(rq, flags);
+}
+
+bool wake_up_process(struct task_struct *p)
+{
+	unsigned long flags;
+	bool woke = false, push = false;
+	struct rq *rq = task_rq_lock(p, &flags);
+
 	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
 		WRITE_ONCE(p->state, TASK_RUNNING);
 		woke = true;
 		if (!p->on_rq) {
 			p->on_rq = 1;
-			enqueue_task(rq, p);
 			rq->stats.wakeups++;
-			resched_cpu(p->cpu);
+			/* Its CPU is going or gone: it wakes up elsewhere. */
+			if (unlikely(rq->draining))
+				push = true;
+			else
+				enqueue_task(rq, p);
+			if (!push)
+				resched_cpu(p->cpu);
 		}
 	}
 	rq_unlock(rq, flags);
+	if (push)
+		sched_push_task(p);
 	return woke;
+}
+
+bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	bool moved = !p->on_rq;
+
+	/* Off the queue under its rq->lock: it is not running either. */
+	if (moved)
+		WRITE_ONCE(p->cpu, cpu);
+	rq_unlock(rq, flags);
+	return moved;
 }
 
 /* From the tick, interrupts off: ends the current task's slice. */
@@ -326,6 +413,7 @@ static void init_idle(unsigned int cpu)
 
 	spin_lock_init(&rq->lock);
 	INIT_LIST_HEAD(&rq->queue);
+	INIT_LIST_HEAD(&rq->pushed);
 	rq->idle = idle;
 	idle->flags = PF_IDLE | PF_KTHREAD;
 	idle->cpu = cpu;
@@ -348,18 +436,101 @@ void __init sched_init(void)
 		jiffies_to_msecs(SCHED_SLICE_TICKS));
 }
 
-/* An AP's first C code, once its GS base is set. */
+/*
+ * An AP's first C code, once its GS base is set: at boot, and each time
+ * the CPU comes back online, when its idle task starts afresh.
+ */
 void sched_init_ap(unsigned int cpu)
 {
-	this_cpu_write(current_task, &idle_tasks[cpu]);
+	struct task_struct *idle = &idle_tasks[cpu];
+
+	this_cpu_write(current_task, idle);
+	this_cpu_write(__preempt_count, PREEMPT_ENABLED);
+	this_cpu_write(sched_need_resched, 0);
+	idle->preempt_count = 0;
+	idle->on_cpu = 1;
+}
+
+/* The pushed tasks of this draining CPU go to active CPUs. Idle task. */
+static void sched_push_pushed(struct rq *rq)
+{
+	struct list_head list;
+	unsigned long flags;
+
+	INIT_LIST_HEAD(&list);
+	rq_lock(rq, &flags);
+	list_splice_tail_init(&rq->pushed, &list);
+	rq_unlock(rq, flags);
+	while (!list_empty(&list)) {
+		struct task_struct *p =
+			list_first_entry(&list, struct task_struct, run_list);
+
+		list_del_init(&p->run_list);
+		sched_push_task(p);
+	}
+}
+
+static void sched_drain_ipi(void *unused)
+{
+	struct rq *rq = this_cpu_ptr(&runqueues);
+	unsigned long flags;
+
+	rq_lock(rq, &flags);
+	rq->draining = true;
+	rq_unlock(rq, flags);
+	set_need_resched(); /* the running task leaves at the interrupt's end */
+}
+
+static bool sched_cpu_drained(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return !READ_ONCE(rq->nr_queued) && list_empty(&rq->pushed) &&
+	       READ_ONCE(per_cpu(current_task, cpu)) == rq->idle;
+}
+
+int sched_cpu_deactivate(unsigned int cpu)
+{
+	unsigned int ms;
+
+	set_cpu_active(cpu, false);
+	smp_call_function_single(cpu, sched_drain_ipi, NULL, 1);
+	for (ms = 0; ms < SCHED_DRAIN_TIMEOUT_MS; ms++) {
+		if (sched_cpu_drained(cpu))
+			return 0;
+		msleep(1);
+	}
+	pr_err("CPU%u still runs %s/%d after %d ms (preemption off?): it stays online\n",
+	       cpu, per_cpu(current_task, cpu)->comm,
+	       per_cpu(current_task, cpu)->pid, SCHED_DRAIN_TIMEOUT_MS);
+	sched_cpu_activate(cpu);
+	return -EBUSY;
+}
+
+int sched_cpu_activate(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	unsigned long flags;
+
+	rq_lock(rq, &flags);
+	rq->draining = false;
+	rq_unlock(rq, flags);
+	set_cpu_active(cpu, true);
+	return 0;
 }
 
 /* What the idle task does, forever: reap, then halt until needed. */
 void __noreturn cpu_idle(void)
 {
+	struct rq *rq = this_cpu_ptr(&runqueues);
+
 	for (;;) {
 		if (!list_empty(&dead_tasks))
 			task_reap_dead();
+		if (unlikely(rq->draining)) {
+			sched_push_pushed(rq);
+			cpuhp_idle_check_dead();
+		}
 		rcu_idle_qs();
 		local_irq_disable();
 		if (need_resched()) {

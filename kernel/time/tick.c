@@ -20,23 +20,13 @@
 u64 jiffies_64 __aligned(64);
 DEFINE_PER_CPU(unsigned long, tick_count);
 
-static bool tick_off __ro_after_init;
-
-static int __init tick_setup(char *val)
-{
-	if (!strcmp(val, "off"))
-		tick_off = true;
-	else if (!strcmp(val, "on"))
-		tick_off = false;
-	else
-		return -EINVAL;
-	return 0;
-}
-__setup("tick", tick_setup);
+/* tick=off (or any false spelling of a bool): no periodic tick. */
+static bool tick_on __ro_after_init = true;
+core_param_named("tick", tick_on, bool);
 
 bool tick_enabled(void)
 {
-	return !tick_off;
+	return tick_on;
 }
 
 /*

@@ -37,6 +37,7 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/timer_wheel.h>
 
@@ -207,6 +208,13 @@ void add_timer_on(struct timer_list *timer, int cpu)
 	detach_if_pending(base, timer); /* armed meanwhile: move it */
 	if (base != new)
 		base = switch_timer_base(timer, base, new);
+	/*
+	 * Checked under cpu's lock: offline now, its timers may have moved
+	 * already, so this one stays here; online, they move later with it.
+	 */
+	if (!cpu_online(cpu) && base != this_cpu_ptr(&timer_bases))
+		base = switch_timer_base(timer, base,
+					 this_cpu_ptr(&timer_bases));
 	enqueue_timer(base, timer);
 	spin_unlock_irqrestore(&base->lock, flags);
 }
@@ -348,6 +356,60 @@ void run_local_timers(void)
 	run_timers(base);
 	local_irq_disable();
 	base->running = false;
+}
+
+int timers_prepare_cpu(unsigned int cpu)
+{
+	struct timer_base *base = per_cpu_ptr(&timer_bases, cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&base->lock, flags);
+	base->clk = jiffies;
+	base->running = false;
+	base->running_timer = NULL;
+	spin_unlock_irqrestore(&base->lock, flags);
+	return 0;
+}
+
+/* Both locks held: every timer of old goes to new, in no special order. */
+static unsigned int migrate_timers(struct timer_base *old,
+				   struct timer_base *new)
+{
+	unsigned int idx, n = 0;
+
+	for (idx = 0; idx < WHEEL_LEVELS * WHEEL_SLOTS; idx++) {
+		struct hlist_head *head = &old->slots[idx];
+
+		while (!hlist_empty(head)) {
+			struct timer_list *timer = hlist_entry(
+				head->first, struct timer_list, entry);
+
+			hlist_del_init(&timer->entry);
+			WRITE_ONCE(timer->cpu, new->cpu);
+			enqueue_timer(new, timer);
+			n++;
+		}
+	}
+	memset(old->pending, 0, sizeof(old->pending));
+	return n;
+}
+
+int timers_dead_cpu(unsigned int cpu)
+{
+	struct timer_base *old = per_cpu_ptr(&timer_bases, cpu);
+	struct timer_base *new;
+	unsigned long flags;
+
+	/* The dead CPU runs nothing: no callback of old is running. */
+	local_irq_save(flags);
+	new = this_cpu_ptr(&timer_bases);
+	spin_lock(&new->lock);
+	spin_lock(&old->lock);
+	new->stats.migrated += migrate_timers(old, new);
+	spin_unlock(&old->lock);
+	spin_unlock(&new->lock);
+	local_irq_restore(flags);
+	return 0;
 }
 
 void __init init_timers(void)

@@ -137,6 +137,31 @@ static void kunit_selftest_filter(struct kunit *test)
 						   NULL));
 }
 
+/*
+ * A glob longer than any buffer is matched whole: cut at 255 characters,
+ * "a*" and 298 'b's would have become "a*" and 253 'b's, which matches
+ * "a" and 260 'b's.
+ */
+static void kunit_selftest_long_glob(struct kunit *test)
+{
+	char *glob = kunit_kzalloc(test, 304, GFP_KERNEL);
+	char *suite = kunit_kzalloc(test, 301, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, glob);
+	KUNIT_ASSERT_NOT_NULL(test, suite);
+	memset(glob, 'b', 300);
+	memcpy(glob, "a*", 2);
+	memcpy(glob + 300, ".x*", 3); /* then a case part */
+	memset(suite, 'b', 261);
+	suite[0] = 'a';
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match(glob, suite, NULL));
+	memset(suite, 'b', 300);
+	suite[0] = 'a';
+	KUNIT_EXPECT_TRUE(test, kunit_filter_match(glob, suite, NULL));
+	KUNIT_EXPECT_TRUE(test, kunit_filter_match(glob, suite, "xyz"));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match(glob, suite, "yx"));
+}
+
 /* kunit.filter=speed...: Linux's order, very_slow < slow < normal = unset. */
 static void kunit_selftest_attributes(struct kunit *test)
 {
@@ -187,6 +212,7 @@ static struct kunit_case kunit_selftest_cases[] = {
 	KUNIT_CASE(kunit_selftest_skip),
 	KUNIT_CASE(kunit_selftest_passing_macros),
 	KUNIT_CASE(kunit_selftest_filter),
+	KUNIT_CASE(kunit_selftest_long_glob),
 	KUNIT_CASE(kunit_selftest_attributes),
 	KUNIT_CASE(kunit_selftest_init_exit),
 	{}

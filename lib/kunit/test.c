@@ -226,18 +226,15 @@ bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test))
 	return true;
 }
 
+/* The glob is matched where it is, whatever its length: no copy to cut. */
 bool kunit_filter_match(const char *glob, const char *suite, const char *name)
 {
-	char pat[256];
-	char *dot;
+	const char *dot;
 
 	if (!glob || !*glob)
 		return true;
-	strscpy(pat, glob, sizeof(pat));
-	dot = strchr(pat, '.');
-	if (dot)
-		*dot = '\0';
-	if (!glob_match(pat, suite))
+	dot = strchr(glob, '.');
+	if (!glob_match_len(glob, dot ? dot - glob : strlen(glob), suite))
 		return false;
 	return !dot || !name || glob_match(dot + 1, name);
 }
@@ -455,6 +452,17 @@ static int kunit_run_suite(struct kunit_suite *suite, int nr)
 	return fail;
 }
 
+/* The filters selected nothing: a run of no test must not pass. */
+static int kunit_report_none(void)
+{
+	if (filter_glob || filter_attr)
+		pr_err("kunit: no test matches kunit.filter_glob=%s kunit.filter=%s: nothing ran\n",
+		       filter_glob ? filter_glob : "", filter_attr ? filter_attr : "");
+	else
+		pr_err("kunit: no test is built in: nothing ran\n");
+	return -ENOENT;
+}
+
 int kunit_run_all_tests(void)
 {
 	struct kunit_suite *const *s;
@@ -467,6 +475,8 @@ int kunit_run_all_tests(void)
 		nr += kunit_filter_match(filter_glob, (*s)->name, NULL) &&
 		      kunit_count_cases(*s);
 	printk("KTAP version 1\n1..%d\n", nr);
+	if (!nr)
+		return kunit_report_none();
 	nr = 0;
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
 		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||

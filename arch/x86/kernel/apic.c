@@ -174,9 +174,15 @@ u32 __init lapic_timer_calibrate(unsigned int hz)
 	return ((u64)(c0 - c1) * tsc_per_tick + (t1 - t0) / 2) / (t1 - t0);
 }
 
-void __init lapic_timer_start(u32 count)
+void lapic_timer_start(u32 count)
 {
 	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
 	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
 	apic_write(APIC_TMICT, count);
+}
+
+void lapic_timer_stop(void)
+{
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_write(APIC_TMICT, 0);
 }

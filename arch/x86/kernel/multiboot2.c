@@ -61,6 +61,26 @@ static void __init parse_mmap(const struct mb2_mmap *m)
 	}
 }
 
+/*
+ * A command line too long for boot_params is refused, not cut: the words
+ * after the cut (a test filter, say) would be lost or halved, and the boot
+ * would do something else than asked.
+ */
+static void __init parse_cmdline(const char *s, size_t max)
+{
+	size_t len = strnlen(s, max), room = sizeof(boot_params.cmdline) - 1;
+	size_t cut = room;
+
+	if (len > room) {
+		while (cut && s[cut - 1] != ' ')
+			cut--;
+		panic("command line too long: %zu bytes, at most %zu fit: the words from \"%.60s%s\" on would be lost",
+		      len, room, s + cut, len - cut > 60 ? "..." : "");
+	}
+	memcpy(boot_params.cmdline, s, len);
+	boot_params.cmdline[len] = '\0';
+}
+
 static void __init parse_tag(const struct mb2_tag *tag)
 {
 	const char *payload = (const char *)(tag + 1);
@@ -68,7 +88,7 @@ static void __init parse_tag(const struct mb2_tag *tag)
 
 	switch (tag->type) {
 	case MB2_TAG_CMDLINE:
-		strscpy(boot_params.cmdline, payload, sizeof(boot_params.cmdline));
+		parse_cmdline(payload, len);
 		break;
 	case MB2_TAG_LOADER_NAME:
 		strscpy(boot_params.loader_name, payload,

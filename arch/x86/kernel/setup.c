@@ -29,6 +29,7 @@ static const char *const e820_names[] = {
 
 static void __init memory_init(void)
 {
+	phys_addr_t ignored = 0;
 	unsigned int i;
 
 	for (i = 0; i < boot_params.nr_e820; i++) {
@@ -40,8 +41,12 @@ static void __init memory_init(void)
 		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n", e->addr,
 			e->addr + e->size - 1, name);
 		if (e->type == E820_TYPE_RAM)
-			frame_add_ram(e->addr, e->size);
+			ignored += frame_add_ram(e->addr, e->size);
 	}
+	if (ignored)
+		pr_warn("Memory: %lluM of RAM at or above %dM ignored: the kernel manages physical memory below CONFIG_PHYS_MEM_MAX_MB=%d\n",
+			(unsigned long long)ignored >> 20, CONFIG_PHYS_MEM_MAX_MB,
+			CONFIG_PHYS_MEM_MAX_MB);
 	/* Real-mode data and BIOS areas; then the image itself. */
 	frame_reserve(0, 1UL << 20);
 	frame_reserve(__pa_symbol(_text), _end - _text);

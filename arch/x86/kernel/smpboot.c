@@ -14,6 +14,13 @@
  *    boot CPU waits AP_BOOT_TIMEOUT_MS at most for the online bit;
  * 3. smp_cpus_done(): remove the identity mapping. The copy stays, its
  *    direct-map alias read-only: nothing else uses that page.
+ *
+ * CPU hotplug reuses all of it. arch_cpu_kill() wakes the dying CPU, whose
+ * idle loop calls arch_cpu_die(): it stops its tick, runs its last cross
+ * calls, acknowledges (cpu_dead) and halts with interrupts off; the
+ * killer then sends it INIT, which leaves it waiting for a STARTUP IPI.
+ * arch_cpu_up() maps the trampoline's page again and starts it exactly as
+ * at boot, on the stacks it had, and unmaps the page once it is online.
  */
 #define pr_fmt(fmt) "smp: " fmt
 
@@ -25,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/tick.h>
 #include <asm/apic.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
@@ -45,6 +53,11 @@ static bool trampoline_mapped;
 /* The AP being started, for its start_secondary(). */
 static unsigned int ap_cpu;
 static struct cpu_entry_area *ap_entry_area;
+/* Each AP's stack top and exception tables, kept for its next start. */
+static unsigned long ap_stack_top[NR_CPUS];
+static struct cpu_entry_area *ap_cea[NR_CPUS];
+/* Set by a dying CPU once it stopped, for arch_cpu_kill(). */
+static int cpu_dead[NR_CPUS];
 
 static const char *const ap_stage_names[] = {
 	[AP_STAGE_NONE] = "it never ran the trampoline",
@@ -146,7 +159,7 @@ void __init smp_cpus_done(void)
 }
 
 /* INIT, then two STARTUP IPIs: the SDM's universal start-up algorithm. */
-static void __init wakeup_cpu_via_init(u32 apicid)
+static void wakeup_cpu_via_init(u32 apicid)
 {
 	u32 ecx;
 	int i;
@@ -166,7 +179,7 @@ static void __init wakeup_cpu_via_init(u32 apicid)
 	}
 }
 
-static int __init wait_for_cpu_online(unsigned int cpu)
+static int wait_for_cpu_online(unsigned int cpu)
 {
 	unsigned int us;
 
@@ -179,7 +192,7 @@ static int __init wait_for_cpu_online(unsigned int cpu)
 }
 
 /* The AP did not come up: say how far it got, and park it with INIT. */
-static void __init cpu_up_failed(unsigned int cpu, u32 apicid)
+static void cpu_up_failed(unsigned int cpu, u32 apicid)
 {
 	u32 stage = READ_ONCE(trampoline_params.stage);
 	u32 esr;
@@ -196,12 +209,16 @@ static void __init cpu_up_failed(unsigned int cpu, u32 apicid)
 	apic_send_ipi(apicid, APIC_DM_INIT | APIC_INT_LEVELTRIG);
 }
 
-int __init __cpu_up(unsigned int cpu)
+/* The AP's stacks and exception tables, allocated at its first start. */
+static int ap_alloc_stacks(unsigned int cpu)
 {
-	u32 apicid = x86_cpu_to_apicid[cpu];
-	phys_addr_t stack = alloc_frames(AP_STACK_PAGES);
-	struct cpu_entry_area *cea = cpu_entry_area_alloc();
+	phys_addr_t stack;
+	struct cpu_entry_area *cea;
 
+	if (ap_stack_top[cpu])
+		return 0;
+	stack = alloc_frames(AP_STACK_PAGES);
+	cea = cpu_entry_area_alloc();
 	if (!stack || !cea) {
 		pr_err("CPU%u: no memory for its stacks\n", cpu);
 		if (stack)
@@ -209,10 +226,21 @@ int __init __cpu_up(unsigned int cpu)
 		kfree(cea);
 		return -ENOMEM;
 	}
+	ap_stack_top[cpu] = (unsigned long)__va(stack) +
+			    AP_STACK_PAGES * PAGE_SIZE;
+	ap_cea[cpu] = cea;
+	return 0;
+}
+
+int __cpu_up(unsigned int cpu)
+{
+	u32 apicid = x86_cpu_to_apicid[cpu];
+
+	if (ap_alloc_stacks(cpu))
+		return -ENOMEM;
 	ap_cpu = cpu;
-	ap_entry_area = cea;
-	trampoline_params.stack =
-		(unsigned long)__va(stack) + AP_STACK_PAGES * PAGE_SIZE;
+	ap_entry_area = ap_cea[cpu];
+	trampoline_params.stack = ap_stack_top[cpu];
 	trampoline_params.stage = AP_STAGE_NONE;
 	/* The writes above are seen before the IPIs (x86: TSO, UC MMIO). */
 	wakeup_cpu_via_init(apicid);
@@ -236,10 +264,63 @@ __visible void __noreturn start_secondary(void)
 	unsigned int cpu = READ_ONCE(ap_cpu);
 
 	WRITE_ONCE(trampoline_params.stage, AP_STAGE_KERNEL);
+	/* Text may have changed since this CPU last ran: serialize first. */
+	sync_core();
 	wrmsr(MSR_GS_BASE, per_cpu_offset(cpu));
 	sched_init_ap(cpu); /* this context becomes swapper/<cpu> */
 	cpu_init_exception_handling(ap_entry_area);
 	lapic_setup();
+	tick_start_this_cpu(); /* at run time; time_init() does it at boot */
 	set_cpu_online(cpu, true);
 	cpu_idle(); /* interrupts on: all its work arrives by IPI or wake-up */
+}
+
+int arch_cpu_up(unsigned int cpu)
+{
+	int ret;
+
+	if (!trampoline_mapped && identity_map_low_page(TRAMPOLINE_BASE)) {
+		pr_err("CPU%u: cannot map the AP trampoline\n", cpu);
+		return -ENOMEM;
+	}
+	trampoline_mapped = true;
+	WRITE_ONCE(cpu_dead[cpu], 0);
+	ret = __cpu_up(cpu);
+	identity_unmap_low_pages();
+	trampoline_mapped = false;
+	return ret;
+}
+
+void __noreturn arch_cpu_die(void)
+{
+	local_irq_disable();
+	lapic_timer_stop();
+	/* Requests queued before it left the online mask (see takedown_cpu()). */
+	flush_smp_call_function_queue();
+	__atomic_store_n(&cpu_dead[smp_processor_id()], 1, __ATOMIC_RELEASE);
+	for (;;)
+		halt(); /* interrupts off: only INIT gets it out */
+}
+
+int arch_cpu_kill(unsigned int cpu)
+{
+	u32 apicid = x86_cpu_to_apicid[cpu];
+	unsigned int ms;
+	int ret = 0;
+
+	arch_smp_send_reschedule(cpu); /* out of hlt, into its idle loop */
+	for (ms = 0; !__atomic_load_n(&cpu_dead[cpu], __ATOMIC_ACQUIRE); ms++) {
+		if (ms == AP_BOOT_TIMEOUT_MS) {
+			pr_err("CPU%u (APIC ID %u) did not stop within %u ms: parked by INIT anyway\n",
+			       cpu, apicid, AP_BOOT_TIMEOUT_MS);
+			ret = -ETIMEDOUT;
+			break;
+		}
+		msleep(1);
+	}
+	/* Wait-for-SIPI: nothing but arch_cpu_up() starts it again. */
+	apic_send_ipi(apicid,
+		      APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
+	apic_send_ipi(apicid, APIC_DM_INIT | APIC_INT_LEVELTRIG);
+	return ret;
 }

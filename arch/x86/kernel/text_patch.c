@@ -378,11 +378,36 @@ void __init text_poke_init(void)
 	register_int3_hook(&poke_int3_hook);
 }
 
+/*
+ * CPU hotplug. No batch can be in flight (the hotplug lock is held for
+ * writing): a CPU comes up with no reference on any batch; one that died
+ * had none left.
+ */
+int text_poke_prepare_cpu(unsigned int cpu)
+{
+	WARN_ON_ONCE(READ_ONCE(bp_desc.nr));
+	atomic_set(&per_cpu(bp_refs, cpu), 0);
+	return 0;
+}
+
+int text_poke_dead_cpu(unsigned int cpu)
+{
+	WARN_ONCE(atomic_read(&per_cpu(bp_refs, cpu)),
+		  "text_poke: CPU%u died holding a reference on a batch\n", cpu);
+	atomic_set(&per_cpu(bp_refs, cpu), 0);
+	return 0;
+}
+
+/*
+ * The online CPUs only: flips hold the hotplug lock for reading, so none
+ * comes or goes during a batch, and an offline CPU runs no kernel text
+ * (its reference stays 0 and nobody waits for it).
+ */
 static void bp_arm(struct text_poke_loc *vec, unsigned int nr)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_online_cpu(cpu)
 		atomic_set(&per_cpu(bp_refs, cpu), 1);
 	WRITE_ONCE(bp_desc.vec, vec);
 	WRITE_ONCE(bp_desc.nr, nr);
@@ -393,7 +418,7 @@ static void bp_retire(void)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_online_cpu(cpu) {
 		atomic_t *refs = &per_cpu(bp_refs, cpu);
 
 		if (!atomic_dec_and_test(refs))

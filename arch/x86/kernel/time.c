@@ -25,9 +25,18 @@ static void __irq_entry apic_timer_interrupt(struct pt_regs *regs)
 	tick_handle_periodic();
 }
 
+/* The calibrated count, once time_init() started the tick; else 0. */
+static u32 lapic_tick_count;
+
 static void __init lapic_timer_start_this_cpu(void *count)
 {
 	lapic_timer_start(*(u32 *)count);
+}
+
+void tick_start_this_cpu(void)
+{
+	if (lapic_tick_count)
+		lapic_timer_start(lapic_tick_count);
 }
 
 void __init time_init(void)
@@ -46,6 +55,7 @@ void __init time_init(void)
 	}
 	set_irq_handler(LOCAL_TIMER_VECTOR, apic_timer_interrupt);
 	on_each_cpu(lapic_timer_start_this_cpu, &count, 1);
+	lapic_tick_count = count; /* for CPUs that come online later */
 	pr_info("%d Hz tick on %u CPUs: local APIC timer, %u counts a tick\n",
 		HZ, num_online_cpus(), count);
 }

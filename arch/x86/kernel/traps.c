@@ -183,6 +183,7 @@ void __noreturn die(const char *str, struct pt_regs *regs, unsigned long err)
 	struct task_struct *tsk = current;
 
 	local_irq_disable();
+	console_verbose();
 	pr_emerg("Oops: %s, error code 0x%lx (vector %lu) on CPU%u in task %s/%d\n",
 		 str, err, regs->vector, smp_processor_id(),
 		 tsk ? tsk->comm : "?", tsk ? tsk->pid : -1);
@@ -199,6 +200,7 @@ static void do_page_fault(struct pt_regs *regs, unsigned long err)
 
 	if (fixup_exception(regs, X86_TRAP_PF, err))
 		return;
+	console_verbose();
 	pr_emerg("BUG: unable to handle page fault for address: %016lx\n", cr2);
 	pr_emerg("#PF: %s %s access in kernel mode (%s)\n",
 		 err & X86_PF_INSTR ? "instruction fetch" :
@@ -214,6 +216,7 @@ static void __noreturn do_double_fault(struct pt_regs *regs, unsigned long err)
 	unsigned long cr2 = read_cr2();
 	struct task_struct *tsk = current;
 
+	console_verbose();
 	if (tsk && kernel_stack_guard_hit(cr2))
 		pr_emerg("BUG: kernel stack overflow in task %s/%d: stack guard page hit at %016lx (stack %016lx-%016lx)\n",
 			 tsk->comm, tsk->pid, cr2, tsk->stack,

@@ -56,14 +56,15 @@ void lapic_init(void);
 void lapic_setup(void);
 
 /*
- * The local APIC timer (boot only: every CPU starts its tick during boot).
- * lapic_timer_calibrate() returns the timer's counts in 1/hz s, measured
- * against the TSC on this CPU, or 0 if it does not count; the timer is
- * left stopped. lapic_timer_start() starts this CPU's timer, periodic,
- * raising LOCAL_TIMER_VECTOR every count counts.
+ * The local APIC timer. lapic_timer_calibrate() (boot) returns the timer's
+ * counts in 1/hz s, measured against the TSC on this CPU, or 0 if it does
+ * not count; the timer is left stopped. lapic_timer_start() starts this
+ * CPU's timer, periodic, raising LOCAL_TIMER_VECTOR every count counts;
+ * lapic_timer_stop() stops it (a CPU going offline).
  */
 u32 lapic_timer_calibrate(unsigned int hz);
 void lapic_timer_start(u32 count);
+void lapic_timer_stop(void);
 
 /* This CPU's local APIC ID. */
 u32 read_apic_id(void);

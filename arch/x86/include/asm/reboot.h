@@ -13,6 +13,8 @@ enum qemu_exit_code {
 	QEMU_EXIT_SUCCESS = 0x10,	/* status 33: done, all tests passed */
 	QEMU_EXIT_TESTS_FAILED = 0x11,	/* status 35: done, some tests failed */
 	QEMU_EXIT_PANIC = 0x12,		/* status 37: kernel panic */
+	QEMU_EXIT_NO_TESTS = 0x13,	/* status 39: done, no test selected */
+	/* 0x14, status 41: GRUB could not load the kernel (scripts/mkiso.sh) */
 };
 
 void __noreturn machine_power_off(enum qemu_exit_code code);

@@ -4,7 +4,10 @@
 
 #include <linux/types.h>
 
-#define COMMAND_LINE_SIZE 1024
+/* The boot loader's command line, its NUL included; a longer one is refused. */
+#define COMMAND_LINE_SIZE 4096
+/* The whole command line: CONFIG_CMDLINE_DEFAULT, a blank, the loader's. */
+#define SAVED_COMMAND_LINE_SIZE (sizeof(CONFIG_CMDLINE_DEFAULT) + COMMAND_LINE_SIZE)
 #define E820_MAX_ENTRIES 64
 
 enum e820_type {

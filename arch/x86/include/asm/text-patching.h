@@ -38,4 +38,8 @@ void text_poke_finish(void);
 /* Registers the int3 handler of the batches; once, during boot. */
 void __init text_poke_init(void);
 
+/* CPU hotplug states (<linux/cpuhotplug.h>): a CPU's batch reference. */
+int text_poke_prepare_cpu(unsigned int cpu);
+int text_poke_dead_cpu(unsigned int cpu);
+
 #endif /* _ASM_X86_TEXT_PATCHING_H */

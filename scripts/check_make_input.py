@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""make iso and make run on bad input (make test runs it).
+
+check_make_input.py O: O is a configured, built kernel build directory.
+Each case runs make with its variables (each one argument, no shell) and an
+ISO_DIR of its own, then checks the words written for grub.cfg, make's
+exit status and what it printed; nothing a CMDLINE holds may run as a
+command.  The make run cases boot QEMU once each (a second or two), or not
+at all with QEMU=true.  Exit status 1 if a case fails.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+WORK = REPO_ROOT / 'build' / 'make-input'
+TIMEOUT = 120       # a boot that hangs fails its case
+
+
+def cases(work):
+    """name, target ("cmdline": the ISO_DIR's cmdline file), make
+    variables, then what must hold: "words" for grub.cfg, "fails" (whether
+    make exits non-zero), "says" (text in make's output)."""
+    pwned = work / 'pwned'
+    return [
+        dict(name='shell quote', target='cmdline',
+             vars={'CMDLINE': f"a'; touch {pwned}; echo '"},
+             words=f"'a'\\'';' 'touch' '{pwned};' 'echo' ''\\'''",
+             fails=False),
+        dict(name='make and shell expansions', target='cmdline',
+             vars={'CMDLINE': 'x=$HOME y=$(id) z=`id` "w=a b" q=#'},
+             words="'x=$HOME' 'y=$(id)' 'z=`id`' 'w=a b' 'q=#'",
+             fails=False),
+        dict(name='open double quote', target='cmdline',
+             vars={'CMDLINE': 'a="b c'}, fails=True,
+             says='refused: a \'"\' is not closed'),
+        dict(name='newline in a word', target='cmdline',
+             vars={'CMDLINE': 'a=b\nc'}, fails=True,
+             says="refused: control character '\\n'"),
+        dict(name='make run keeps its filter', target='run',
+             vars={'CMDLINE': 'x=1 "y=a b"', 'QEMU': 'true'},
+             words="'kunit.filter=speed>slow' 'x=1' 'y=a b'"),
+        dict(name='make run, a filter that matches nothing', target='run',
+             vars={'CMDLINE': 'kunit.filter_glob=no_such_suite', 'CPUS': '1'},
+             fails=True, says='kunit: no test matches kunit.filter_glob='
+                              'no_such_suite kunit.filter=speed>slow'),
+        dict(name='make run, too little memory for GRUB', target='run',
+             vars={'MEM': '2M', 'CPUS': '1'}, fails=True,
+             says='grub: cannot load the kernel'),
+    ]
+
+
+def run_case(build, work, case):
+    iso_dir = work / 'iso'
+    shutil.rmtree(iso_dir, ignore_errors=True)
+    target = case['target']
+    goal = str(iso_dir / 'cmdline') if target == 'cmdline' else target
+    argv = ['make', f'O={build}', f'ISO_DIR={iso_dir}']
+    argv += [f'{key}={value}' for key, value in case['vars'].items()]
+    with subprocess.Popen(argv + [goal], cwd=REPO_ROOT,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, errors='replace',
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)     # make, QEMU and all
+            out, err = proc.communicate()
+            err += f'\n(killed after {TIMEOUT}s)'
+    path = iso_dir / 'cmdline'
+    words = path.read_text().rstrip('\n') if path.is_file() else None
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err), words
+
+
+def problems_of(case, proc, words, pwned):
+    problems = []
+    if pwned.exists():
+        problems.append('a command in CMDLINE ran')
+        pwned.unlink()
+    if 'words' in case and words != case['words']:
+        problems.append(f'grub.cfg words {words!r}, expected {case["words"]!r}')
+    if 'fails' in case and case['fails'] != (proc.returncode != 0):
+        problems.append(f'make exited with {proc.returncode}')
+    if 'says' in case and case['says'] not in proc.stdout + proc.stderr:
+        problems.append(f'no "{case["says"]}" in make\'s output')
+    return problems
+
+
+def check(build, work, case):
+    proc, words = run_case(build, work, case)
+    problems = problems_of(case, proc, words, work / 'pwned')
+    if problems:
+        print(f'[FAILED] {case["name"]}: {case["vars"]!r}: {"; ".join(problems)}')
+        for line in (proc.stdout + proc.stderr).splitlines()[-10:]:
+            print(f'  | {line}')
+        return False
+    print(f'[PASSED] {case["name"]}')
+    return True
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    build = Path(argv[1]).resolve()
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    results = [check(build, WORK, case) for case in cases(WORK)]
+    failed = results.count(False)
+    print(f'make input checks: {len(results) - failed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    os.environ.pop('MAKEFLAGS', None)   # not the -j or -s of a calling make
+    sys.exit(main(sys.argv))
