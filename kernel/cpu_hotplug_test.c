@@ -356,7 +356,8 @@ static void cht_test_callbacks(struct kunit *test)
 						NULL), -EINVAL);
 }
 
-static DEFINE_STATIC_KEY_DEFERRED_FALSE(cht_deferred, HZ / 10);
+/* Long enough that the dec is still pending when the CPU goes. */
+static DEFINE_STATIC_KEY_DEFERRED_FALSE(cht_deferred, 2 * HZ);
 
 static int cht_deferred_fn(void *data)
 {

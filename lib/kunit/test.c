@@ -316,13 +316,25 @@ struct kunit_try {
 	bool timed_out; /* the runner gave up: the thread owns this */
 };
 
+/* init(test) with an abort point: false if kunit_skip() or an ASSERT ended it. */
+static noinline bool kunit_try_init(struct kunit *test,
+				    int (*init)(struct kunit *), int *ret)
+{
+	if (__builtin_setjmp(test->abort_buf))
+		return false;
+	*ret = init(test);
+	return true;
+}
+
 static int kunit_case_thread(void *data)
 {
 	struct kunit_try *k = data;
 	struct kunit *test = &k->test;
-	int ret = k->suite->init ? k->suite->init(test) : 0;
+	int ret = 0;
 
-	if (ret) {
+	if (k->suite->init && !kunit_try_init(test, k->suite->init, &ret)) {
+		/* skipped or failed in init: the case and exit do not run */
+	} else if (ret) {
 		kunit_log(test, "%s: initialization failed (%d)", test->name, ret);
 		kunit_set_failure(test);
 	} else {
