@@ -11,13 +11,15 @@ struct mutex_waiter {
 	struct task_struct *task;
 };
 
-void __mutex_init(struct mutex *lock, const char *name)
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key)
 {
 	lock->owner = 0;
 	spin_lock_init(&lock->wait_lock);
 	INIT_LIST_HEAD(&lock->wait_list);
 	lock->name = name;
 	lock->owner_ip = 0;
+	lockorder_map_init(&lock->dep_map, name, key);
 }
 
 /* One cmpxchg, a full barrier: free -> current. */
@@ -68,6 +70,7 @@ void mutex_lock(struct mutex *lock)
 		panic("mutex %s: recursive lock by %s/%d at %pS, held since %pS",
 		      lock->name, current->comm, current->pid, (void *)ip,
 		      (void *)lock->owner_ip);
+	lockorder_acquire(&lock->dep_map, ip); /* before it may sleep */
 	if (!mutex_try_acquire(lock)) {
 		if (sched_may_sleep()) {
 			mutex_lock_sleep(lock);
@@ -88,6 +91,7 @@ int mutex_trylock(struct mutex *lock)
 		return 0;
 	lock->owner_ip = _RET_IP_;
 	WRITE_ONCE(lock->owner_pid, current->pid);
+	lockorder_acquire_try(&lock->dep_map, _RET_IP_);
 	return 1;
 }
 
@@ -99,6 +103,7 @@ void mutex_unlock(struct mutex *lock)
 		      "mutex %s: unlocked at %pS by %s/%d, which does not hold it\n",
 		      lock->name, (void *)_RET_IP_, current->comm, current->pid))
 		return;
+	lockorder_release(&lock->dep_map, _RET_IP_);
 	lock->owner_ip = 0;
 	__atomic_exchange_n(&lock->owner, 0, __ATOMIC_SEQ_CST);
 	if (list_empty(&lock->wait_list))

@@ -6,6 +6,7 @@
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/list.h>
+#include <linux/lockorder.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 
@@ -24,6 +25,11 @@
  * off, or in an idle task) it spins instead of sleeping, so the misuse is
  * reported rather than a hang. Taking a mutex the task already holds is a
  * deadlock in Linux; here it is a panic naming the lock and both callers.
+ *
+ * With CONFIG_LOCKORDER, dep_map puts every mutex in a lock-order class
+ * (<linux/lockorder.h>): a DEFINE_MUTEX() lock is its own class, the
+ * mutexes of one mutex_init() call site share one. mutex_lock() checks
+ * the order against the locks the task holds before it may sleep.
  */
 struct mutex {
 	unsigned long owner; /* struct task_struct *, or 0 */
@@ -32,6 +38,7 @@ struct mutex {
 	const char *name;
 	unsigned long owner_ip; /* where the holder took it, for the panic */
 	int owner_pid; /* the holder's pid: its task_struct may be reused */
+	struct lockorder_map dep_map;
 };
 
 #define __MUTEX_INITIALIZER(lockname)                                \
@@ -39,12 +46,19 @@ struct mutex {
 		.wait_lock = __SPIN_LOCK_UNLOCKED(lockname.wait_lock), \
 		.wait_list = LIST_HEAD_INIT(lockname.wait_list),      \
 		.name = #lockname,                                    \
+		.dep_map = LOCKORDER_MAP_INIT(#lockname),             \
 	}
 #define DEFINE_MUTEX(lockname) \
 	struct mutex lockname = __MUTEX_INITIALIZER(lockname)
 
-void __mutex_init(struct mutex *lock, const char *name);
-#define mutex_init(lock) __mutex_init((lock), #lock)
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key);
+/* One lock-order class per call site, as in Linux. */
+#define mutex_init(lock)                                      \
+	do {                                                  \
+		static struct lock_class_key __key;           \
+		__mutex_init((lock), #lock, &__key);          \
+	} while (0)
 
 void mutex_lock(struct mutex *lock);
 /* Takes the lock if it is free: 1 on success, 0 if held. Never sleeps. */

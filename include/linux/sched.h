@@ -5,6 +5,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/list.h>
+#include <linux/lockorder_types.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
@@ -59,6 +60,7 @@ struct task_struct {
 	struct completion *exit_done; /* completed by do_exit(), if set */
 	unsigned int cpus_read_depth; /* cpus_read_lock() nesting (kernel/cpu.c) */
 	char comm[TASK_COMM_LEN];
+	struct lockorder_task lockorder; /* the sleeping locks it holds */
 };
 
 DECLARE_PER_CPU(struct task_struct *, current_task);

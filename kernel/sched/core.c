@@ -563,6 +563,7 @@ void sched_take_dead(struct list_head *out)
 /* The end of a task: never returns; its stack is freed after the switch. */
 void __noreturn do_exit(void)
 {
+	lockorder_task_exit();
 	if (current->exit_done)
 		complete(current->exit_done);
 	preempt_disable();
