@@ -23,6 +23,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/lockorder.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu-rwsem.h>
@@ -36,6 +37,13 @@
 #include <asm/text-patching.h>
 
 DEFINE_PERCPU_RWSEM(cpu_hotplug_lock);
+/*
+ * The lock-order checker's view of it: reads and writes share the class,
+ * and only the outermost read hold of a task counts (nested ones never
+ * wait: see <linux/cpu.h>).
+ */
+static struct lockorder_map cpu_hotplug_dep_map =
+	LOCKORDER_MAP_INIT("cpu_hotplug_lock");
 
 /*
  * cpus_read_lock() calls by the writer itself, granted as no-ops and
@@ -153,6 +161,7 @@ void cpus_read_lock(void)
 		cpus_read_lock_held(t, "cpus_read_lock", true, _RET_IP_);
 		return;
 	}
+	__lockorder_acquire(&cpu_hotplug_dep_map, _RET_IP_, LOCKORDER_READ);
 	__percpu_down_read(&cpu_hotplug_lock);
 	t->cpus_read_depth = 1;
 }
@@ -167,6 +176,8 @@ int cpus_read_trylock(void)
 	}
 	if (!percpu_down_read_trylock(&cpu_hotplug_lock))
 		return 0;
+	__lockorder_acquire(&cpu_hotplug_dep_map, _RET_IP_,
+			    LOCKORDER_READ | LOCKORDER_TRY);
 	t->cpus_read_depth = 1;
 	return 1;
 }
@@ -192,8 +203,10 @@ void cpus_read_unlock(void)
 			return;
 		}
 	} else if (likely(t->cpus_read_depth)) {
-		if (--t->cpus_read_depth == 0)
+		if (--t->cpus_read_depth == 0) {
 			percpu_up_read(&cpu_hotplug_lock);
+			lockorder_release(&cpu_hotplug_dep_map, _RET_IP_);
+		}
 		return;
 	}
 	cpus_read_unbalanced(t, _RET_IP_);
@@ -202,6 +215,7 @@ void cpus_read_unlock(void)
 void cpus_write_lock(void)
 {
 	might_sleep();
+	__lockorder_acquire(&cpu_hotplug_dep_map, _RET_IP_, 0);
 	__percpu_down_write(&cpu_hotplug_lock);
 }
 
@@ -232,6 +246,7 @@ void cpus_write_unlock(void)
 	    !cpus_write_unlock_check(t, _RET_IP_))
 		return;
 	percpu_up_write(&cpu_hotplug_lock);
+	lockorder_release(&cpu_hotplug_dep_map, _RET_IP_);
 }
 
 struct cpumask __cpu_possible_mask = { .bits = { 1UL } };

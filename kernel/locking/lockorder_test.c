@@ -12,6 +12,7 @@
  * locks of its own. Every wait on another thread is bounded.
  */
 #include <linux/kernel.h>
+#include <linux/cpu.h>
 #include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/lockorder.h>
@@ -802,6 +803,38 @@ static noinline void lot_text_then_jump_label(void)
  * case runs (deferred keys are flushed by their suite), so the inversion
  * itself cannot deadlock here.
  */
+static noinline void lot_jump_label_then_cpus(void)
+{
+	jump_label_lock();
+	cpus_read_lock();
+	cpus_read_unlock();
+	jump_label_unlock();
+}
+
+/*
+ * The hotplug lock: a flip takes cpus_read_lock(), then jump_label_mutex.
+ * Taking them the other way round WARNs, naming both.
+ */
+static void lockorder_test_cpus_jump_label(struct kunit *test)
+{
+	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
+
+	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
+		kunit_skip(test, "no patching: a flip takes no jump_label_mutex");
+	static_branch_enable(&lot_key); /* records the flip's order */
+	static_branch_disable(&lot_key);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+	lot_jump_label_then_cpus();
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	KUNIT_EXPECT_TRUE(test, lot_log_has_takes(log, "cpu_hotplug_lock (read)",
+						  "jump_label_mutex"));
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(
+			  log, " cpu_hotplug_lock at lot_jump_label_then_cpus+"));
+	lot_jump_label_then_cpus();
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+}
+
 static void lockorder_test_text_jump_label(struct kunit *test)
 {
 	unsigned long warns = nr_warnings;
@@ -865,6 +898,7 @@ static struct kunit_case lockorder_test_cases[] = {
 	KUNIT_CASE(lockorder_test_init_classes),
 	KUNIT_CASE(lockorder_test_irq_ignored),
 	KUNIT_CASE(lockorder_test_text_jump_label),
+	KUNIT_CASE(lockorder_test_cpus_jump_label),
 	{}
 };
 
