@@ -3,9 +3,20 @@
  * Tests of the frame allocator and kmalloc.
  */
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/slab.h>
 #include <kunit/test.h>
+
+/*
+ * The cases count free frames: stacks of tasks that died earlier are
+ * freed first, not by an idle task in the middle of a count.
+ */
+static int mm_test_init(struct kunit *test)
+{
+	task_reap_dead();
+	return 0;
+}
 
 static void frame_test_alloc_free_reuse(struct kunit *test)
 {
@@ -81,6 +92,7 @@ static struct kunit_case frame_test_cases[] = {
 
 static struct kunit_suite frame_test_suite = {
 	.name = "frame_alloc",
+	.init = mm_test_init,
 	.test_cases = frame_test_cases,
 };
 
@@ -181,6 +193,7 @@ static struct kunit_case kmalloc_test_cases[] = {
 
 static struct kunit_suite kmalloc_test_suite = {
 	.name = "kmalloc",
+	.init = mm_test_init,
 	.test_cases = kmalloc_test_cases,
 };
 

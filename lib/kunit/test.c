@@ -384,7 +384,12 @@ static enum kunit_status kunit_run_case_thread(struct kunit_try *k)
 		k->timed_out = true;
 		return test->status;
 	}
-	put_task_struct(t); /* it ended: no kthread_stop() */
+	/*
+	 * It ended: no kthread_stop(). Its stack is freed now rather than by
+	 * an idle task later, in the middle of a case that counts frames.
+	 */
+	task_release_stack(t);
+	put_task_struct(t);
 	if (!READ_ONCE(k->finished)) {
 		kunit_log(test, "%s: the case crashed (the oops is above)",
 			  test->name);
