@@ -602,14 +602,6 @@ static struct kunit_suite cht_suite = {
 };
 kunit_test_suite(cht_suite);
 
-static void cht_late_work_fn(struct work_struct *w)
-{
-	struct cht_work *cw = container_of(w, struct cht_work, dwork.work);
-
-	cw->cpu = smp_processor_id();
-	complete(&cw->done);
-}
-
 /*
  * Booted with maxcpus=N (the "maxcpus" run of make test): a CPU that never
  * ran starts at run time, gets its kworker and ticks, and goes again.
@@ -634,7 +626,7 @@ static void cht_test_late_cpu(struct kunit *test)
 						       1), 0);
 	KUNIT_EXPECT_EQ(test, where, (int)late);
 	init_completion(&w.done);
-	INIT_DELAYED_WORK(&w.dwork, cht_late_work_fn);
+	INIT_DELAYED_WORK(&w.dwork, cht_work_fn);
 	queue_delayed_work_on(late, system_wq, &w.dwork, 2);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w.done, 5 * HZ), 0);
 	KUNIT_EXPECT_EQ(test, w.cpu, (int)late);
