@@ -564,9 +564,10 @@ void sched_take_dead(struct list_head *out)
 void __noreturn do_exit(void)
 {
 	lockorder_task_exit();
+	/* Not preemptible from here: whoever complete() wakes finds us dead. */
+	preempt_disable();
 	if (current->exit_done)
 		complete(current->exit_done);
-	preempt_disable();
 	__set_current_state(TASK_DEAD);
 	__schedule(false);
 	BUG();

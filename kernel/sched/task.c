@@ -64,8 +64,19 @@ void task_release_stack(struct task_struct *t)
 {
 	unsigned long stack;
 
-	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	/*
+	 * Dead and switched out: a task preempted on its way out (between
+	 * waking its stopper and do_exit()) is neither, and may need this
+	 * CPU to get there.
+	 */
+	while (READ_ONCE(t->state) != TASK_DEAD ||
+	       __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE)) {
+		if (READ_ONCE(t->state) != TASK_DEAD &&
+		    !(current->flags & PF_IDLE))
+			yield();
+		else
+			cpu_relax();
+	}
 	preempt_disable();
 	stack = __atomic_exchange_n(&t->stack, 0, __ATOMIC_ACQ_REL);
 	if (stack) {
