@@ -69,16 +69,9 @@ static int rt_call_fn(void *data)
 static struct task_struct *rt_call_start(struct rt_call *c, void (*fn)(void),
 					 unsigned int cpu)
 {
-	struct task_struct *t;
-
 	c->fn = fn;
 	init_completion(&c->done);
-	t = kthread_create(rt_call_fn, c, "rcu_test_call");
-	if (IS_ERR(t))
-		return t;
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	return t;
+	return kthread_run_on_cpu(rt_call_fn, c, cpu, "rcu_test_call");
 }
 
 /* True if fn returned within ms; then the thread is stopped. */
@@ -134,10 +127,9 @@ static void rcu_test_waits_for_reader(struct kunit *test)
 	bool ok;
 
 	rt_in_reader = rt_reader_done = 0;
-	r = kthread_create(rt_long_reader, NULL, "rcu_reader");
+	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
+			       "rcu_reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	kthread_bind(r, rt_other_cpu());
-	wake_up_process(r);
 	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	ok = rt_call_bounded(synchronize_rcu, RT_WAIT_MS);
 	KUNIT_EXPECT_TRUE(test, ok);
@@ -172,10 +164,9 @@ static void rcu_test_no_wait_for_later_readers(struct kunit *test)
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs a second CPU for the readers");
 	rt_in_reader = rt_reader_done = 0;
-	r = kthread_create(rt_short_readers, NULL, "rcu_readers");
+	r = kthread_run_on_cpu(rt_short_readers, NULL, rt_other_cpu(),
+			       "rcu_readers");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	kthread_bind(r, rt_other_cpu());
-	wake_up_process(r);
 	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	KUNIT_EXPECT_TRUE(test, rt_call_bounded(synchronize_rcu, RT_WAIT_MS));
 	/* Returned while new sections kept starting on the reader's CPU. */
@@ -300,10 +291,9 @@ static void rcu_test_call_rcu_order(struct kunit *test)
 
 	rt_in_reader = rt_reader_done = rt_nr_run = 0;
 	reinit_completion(&rt_cbs_done);
-	r = kthread_create(rt_long_reader, NULL, "rcu_reader");
+	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
+			       "rcu_reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	kthread_bind(r, rt_other_cpu());
-	wake_up_process(r);
 	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	for (i = 0; i < RT_CBS; i++)
 		call_rcu(&rt_heads[i], rt_ordered_cb);

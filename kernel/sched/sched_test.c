@@ -515,10 +515,8 @@ static void sched_test_wait_event_completion(struct kunit *test)
 	init_waitqueue_head(&s.wq);
 	init_completion(&s.started);
 	init_completion(&s.done);
-	t = kthread_create(st_wq_fn, &s, "st_wq");
+	t = kthread_run_on_cpu(st_wq_fn, &s, st_other_cpu(), "st_wq");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	kthread_bind(t, st_other_cpu());
-	wake_up_process(t);
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&s.started, HZ), 0UL);
 	msleep(10);
 	KUNIT_EXPECT_FALSE(test, completion_done(&s.done));
