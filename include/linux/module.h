@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_MODULE_H
+#define _LINUX_MODULE_H
+
+/*
+ * Loadable modules. A module is an ELF64 relocatable object (.ko) built by
+ * "make modules" from modules/ (and any obj-m beside its subsystem); GRUB
+ * hands the kernel every .ko of the ISO as a multiboot2 module whose string
+ * is the module's name, and the kernel keeps those blobs (module_blob_*).
+ * load_module() turns a blob into a running module; delete_module()
+ * removes it. See Documentation/modules.rst.
+ *
+ * Lock order, outermost first (the lock-order checker knows it):
+ *   module_mutex -> cpu_hotplug_lock (read) -> jump_label_mutex -> text_mutex
+ * A module's init and exit run without module_mutex held, so they may
+ * flip keys, take the hotplug lock or load other modules.
+ */
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/list.h>
+
+#define MODULE_NAME_LEN 56
+
+/* The life of a module, as in Linux. */
+enum module_state {
+	MODULE_STATE_LIVE,	/* init returned 0 */
+	MODULE_STATE_COMING,	/* loaded and linked, init running */
+	MODULE_STATE_GOING,	/* exit running or init failed */
+	MODULE_STATE_UNFORMED,	/* still being loaded */
+};
+
+/*
+ * A module's memory, one region per kind, each page-aligned in the module
+ * area (MODULES_VADDR..MODULES_END, within +-2 GiB of the kernel for
+ * 32-bit relocations) and mapped W^X: text RX, rodata R, ro_after_init RW
+ * until init returns then R, data (and bss) RW NX. The init regions are
+ * freed once init returns 0 (base becomes NULL).
+ */
+enum mod_mem_type {
+	MOD_TEXT,
+	MOD_RODATA,
+	MOD_RO_AFTER_INIT,
+	MOD_DATA,
+	MOD_INIT_TEXT,
+	MOD_INIT_RODATA,
+	MOD_INIT_DATA,
+	MOD_MEM_NUM_TYPES,
+};
+
+struct module_memory {
+	void *base;
+	unsigned int size;	/* bytes used; mapped rounded up to pages */
+};
+
+struct jump_entry;
+struct elf64_sym;
+
+struct module {
+	enum module_state state;
+	struct list_head list;		/* all modules, under module_mutex */
+	char name[MODULE_NAME_LEN];
+	bool gpl_compatible;		/* MODULE_LICENSE() allows GPL symbols */
+
+	int (*init)(void);
+	void (*exit)(void);
+
+	struct module_memory mem[MOD_MEM_NUM_TYPES];
+
+	/* What it exports, in its own memory (relocated). */
+	const struct kernel_symbol *syms;
+	unsigned int num_syms;
+	const struct kernel_symbol *gpl_syms;
+	unsigned int num_gpl_syms;
+
+	/*
+	 * References: 1 for being loaded, plus one per try_module_get() and
+	 * per module that uses its symbols (those are also on source_list as
+	 * struct module_use, and this module on their target_list).
+	 */
+	atomic_t refcnt;
+	struct list_head source_list;	/* modules using this one */
+	struct list_head target_list;	/* modules this one uses */
+
+	/* Its __jump_table, sorted at load (kernel/jump_label.c). */
+	struct jump_entry *jump_entries;
+	unsigned int num_jump_entries;
+	bool jump_init_done;		/* init text gone: skip its sites */
+
+	/* Its symbols for %pS and kallsyms_lookup(), in module memory. */
+	const struct elf64_sym *symtab;
+	unsigned int num_symtab;
+	const char *strtab;
+};
+
+/* One use of a module's symbols by another: on both modules' lists. */
+struct module_use {
+	struct list_head source_list;
+	struct list_head target_list;
+	struct module *source, *target;
+};
+
+/*
+ * The blobs GRUB gave the kernel, by name (the multiboot2 module string).
+ * They stay for the kernel's life, read-only; NULL if there is none.
+ */
+struct module_blob {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+const struct module_blob *module_blob_find(const char *name);
+unsigned int module_blob_count(void);
+const struct module_blob *module_blob_get(unsigned int i);
+
+#ifdef CONFIG_MODULES
+extern struct mutex module_mutex;
+extern struct list_head modules;
+
+/*
+ * Loads the blob called name: validates it, lays it out, links it against
+ * the kernel's and loaded modules' exports, sets its jump labels and runs
+ * its init. The module, or ERR_PTR(-errno) after a one-line message naming
+ * the module and what is wrong; a refusal leaves nothing behind.
+ */
+struct module *load_module(const char *name);
+/* Loads name unless it is loaded: 0, or load_module()'s error. */
+int request_module(const char *name);
+/*
+ * Runs its exit and frees it: 0, -ENOENT (no such module), -EBUSY (in use:
+ * another module uses it or a reference is held; a message names why).
+ */
+int delete_module(const char *name);
+/* The loaded module called name, or NULL. Needs module_mutex. */
+struct module *find_module(const char *name);
+
+bool try_module_get(struct module *mod);
+void __module_get(struct module *mod);
+void module_put(struct module *mod);
+unsigned int module_refcount(struct module *mod);
+
+/* The module whose memory holds addr, or NULL (any region, init too). */
+struct module *__module_address(unsigned long addr);
+/* Same, for text (MOD_TEXT and, while it exists, MOD_INIT_TEXT). */
+struct module *__module_text_address(unsigned long addr);
+bool is_module_text_address(unsigned long addr);
+
+static inline bool within_module_mem_type(unsigned long addr,
+					  const struct module *mod,
+					  enum mod_mem_type type)
+{
+	unsigned long base = (unsigned long)mod->mem[type].base;
+
+	return base && addr - base < mod->mem[type].size;
+}
+
+static inline bool within_module_init(unsigned long addr,
+				      const struct module *mod)
+{
+	return within_module_mem_type(addr, mod, MOD_INIT_TEXT) ||
+	       within_module_mem_type(addr, mod, MOD_INIT_RODATA) ||
+	       within_module_mem_type(addr, mod, MOD_INIT_DATA);
+}
+
+/* For %pS: the symbol of a module holding addr, and the module's name. */
+const char *module_kallsyms_lookup(unsigned long addr, unsigned long *size,
+				   unsigned long *offset,
+				   const char **modname);
+#else
+static inline bool try_module_get(struct module *mod)
+{
+	return true;
+}
+
+static inline void __module_get(struct module *mod)
+{
+}
+
+static inline void module_put(struct module *mod)
+{
+}
+
+static inline struct module *__module_address(unsigned long addr)
+{
+	return NULL;
+}
+
+static inline struct module *__module_text_address(unsigned long addr)
+{
+	return NULL;
+}
+
+static inline bool is_module_text_address(unsigned long addr)
+{
+	return false;
+}
+
+static inline const char *module_kallsyms_lookup(unsigned long addr,
+						 unsigned long *size,
+						 unsigned long *offset,
+						 const char **modname)
+{
+	return NULL;
+}
+#endif /* CONFIG_MODULES */
+
+/*
+ * The module side. Inside a module (built with -DMODULE), THIS_MODULE is
+ * the module itself: __this_module is resolved by the loader, not
+ * exported. module_init()/module_exit() name init_module/cleanup_module,
+ * which the loader looks up. .modinfo holds NUL-terminated "key=value"
+ * strings: name= (from KBUILD_MODNAME), license=, description=, author=.
+ * Built into the kernel, module_init() is a device_initcall and
+ * module_exit() is dropped.
+ */
+#define __MODULE_INFO(tag, info)                                        \
+	static const char __UNIQUE_ID(modinfo)[] __used                 \
+		__section(".modinfo") __aligned(1) = #tag "=" info
+
+#ifdef MODULE
+extern struct module __this_module;
+#define THIS_MODULE (&__this_module)
+
+#define module_init(fn)                                                 \
+	static inline initcall_t __maybe_unused __inittest(void)        \
+	{                                                               \
+		return fn;                                              \
+	}                                                               \
+	int init_module(void) __attribute__((alias(#fn)))
+
+#define module_exit(fn)                                                 \
+	static inline void (*__exittest(void))(void)                   \
+	{                                                               \
+		return fn;                                              \
+	}                                                               \
+	void cleanup_module(void) __attribute__((alias(#fn)))
+
+#define MODULE_INFO(tag, info) __MODULE_INFO(tag, info)
+#else
+#define THIS_MODULE ((struct module *)0)
+#define module_init(fn) device_initcall(fn)
+#define module_exit(fn)                                                 \
+	static inline void (*__exittest(void))(void)                    \
+	{                                                               \
+		return fn;                                              \
+	}
+/* Built in: no .modinfo to carry. */
+#define MODULE_INFO(tag, info)
+#endif
+
+#define MODULE_LICENSE(l) MODULE_INFO(license, l)
+#define MODULE_DESCRIPTION(d) MODULE_INFO(description, d)
+#define MODULE_AUTHOR(a) MODULE_INFO(author, a)
+
+/*
+ * The jump-label hooks of the loader (kernel/jump_label.c), called with
+ * module_mutex held. add: after the module's memory has its final
+ * protections and before init: sorts its table, checks every entry (site
+ * in the module's text holding the JMP the assembler emitted, key in
+ * kernel or module data) and sets each site to its key's state in one
+ * batch; 0 or -EINVAL after a message (nothing patched). init_done: before
+ * the init regions are freed. del: when it goes (after exit, or after a
+ * failed init), unlinks every entry.
+ */
+int jump_label_module_add(struct module *mod);
+void jump_label_module_init_done(struct module *mod);
+void jump_label_module_del(struct module *mod);
+
+#endif /* _LINUX_MODULE_H */
