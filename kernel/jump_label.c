@@ -272,10 +272,25 @@ bool static_key_slow_inc(struct static_key *key)
 {
 	bool ret;
 
+	/* The fast path changes no code: no need for the hotplug lock. */
+	if (likely(static_key_check_use(key, _RET_IP_) &&
+		   __static_key_inc_not_disabled(key)))
+		return true;
 	cpus_read_lock();
 	ret = __static_key_slow_inc(key, _RET_IP_);
 	cpus_read_unlock();
 	return ret;
+}
+
+/* n > 1 -> n - 1 without any lock: true if done (no code changes). */
+static bool static_key_dec_above_one(struct static_key *key)
+{
+	int v = atomic_read(&key->enabled);
+
+	while (v > 1)
+		if (atomic_try_cmpxchg(&key->enabled, &v, v - 1))
+			return true;
+	return false;
 }
 
 static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
@@ -286,10 +301,8 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
-	v = atomic_read(&key->enabled);
-	while (v > 1)
-		if (atomic_try_cmpxchg(&key->enabled, &v, v - 1))
-			return;
+	if (static_key_dec_above_one(key))
+		return;
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
 	for (;;) {
@@ -319,6 +332,9 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 
 void static_key_slow_dec(struct static_key *key)
 {
+	if (likely(static_key_check_use(key, _RET_IP_) &&
+		   static_key_dec_above_one(key)))
+		return;
 	cpus_read_lock();
 	__static_key_slow_dec(key, _RET_IP_);
 	cpus_read_unlock();
