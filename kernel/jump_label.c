@@ -16,7 +16,9 @@
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <asm/processor.h>
@@ -437,23 +439,77 @@ bool __weak arch_jump_entry_is_short(struct jump_entry *entry)
 	return false;
 }
 
-/* Hands the key's sites to the arch as one batch. */
+/* Sites in freed init text (the kernel's or a module's) no longer exist. */
+static bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
+{
+	if (!jump_entry_is_init(entry))
+		return false;
+	return mod ? mod->jump_init_done : !init_mem_available;
+}
+
+/*
+ * The walk behind static_key_for_each_site() and every flip: the kernel's
+ * entries of the key, then each linked module's. Always inlined, so that
+ * the flip's callback is a direct call.
+ */
+static __always_inline int
+__static_key_for_each_site(struct static_key *key,
+			   int (*fn)(struct jump_entry *entry,
+				     struct module *mod, void *data),
+			   void *data)
+{
+	struct static_key_mod *m;
+	struct jump_entry *entry;
+	int ret;
+
+	lockdep_assert_held(&jump_label_mutex);
+	if (!static_key_linked(key)) {
+		for_each_key_entry(key, entry)
+			if (!jump_entry_dead(entry, NULL) &&
+			    (ret = fn(entry, NULL, data)))
+				return ret;
+		return 0;
+	}
+	for (m = static_key_mods(key); m; m = m->next)
+		for (entry = m->entries;
+		     entry < m->stop && jump_entry_key(entry) == key; entry++)
+			if (!jump_entry_dead(entry, m->mod) &&
+			    (ret = fn(entry, m->mod, data)))
+				return ret;
+	return 0;
+}
+
+int static_key_for_each_site(struct static_key *key,
+			     int (*fn)(struct jump_entry *entry,
+				       struct module *mod, void *data),
+			     void *data)
+{
+	int ret;
+
+	jump_label_lock();
+	ret = __static_key_for_each_site(key, fn, data);
+	jump_label_unlock();
+	return ret;
+}
+
+static int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
+				 void *enabled)
+{
+	arch_jump_label_transform_queue(entry, *(bool *)enabled ^
+					jump_entry_is_branch(entry));
+	return 0;
+}
+
+/* Hands the key's sites, the kernel's and modules', to the arch as one batch. */
 static void jump_label_update(struct static_key *key)
 {
 	bool enabled = __static_key_enabled(key);
-	struct jump_entry *entry;
 
 	lockdep_assert_held(&jump_label_mutex);
 	/* Before init the count changes alone; jump_label_init() catches up. */
 	if (!static_key_initialized)
 		return;
-	for_each_key_entry(key, entry) {
-		/* Sites in freed init text no longer exist. */
-		if (jump_entry_is_init(entry) && !init_mem_available)
-			continue;
-		arch_jump_label_transform_queue(entry, enabled ^
-						jump_entry_is_branch(entry));
-	}
+	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
 	arch_jump_label_transform_apply();
 }
 
@@ -583,23 +639,356 @@ void jump_label_init_ro(void)
 	pr_info("jump_label: %u read-only keys sealed\n", sealed);
 }
 
-int jump_label_text_reserved(void *start, void *end)
+/* 1 if a live site of [start, stop) overlaps [tstart, tend] (inclusive). */
+static int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
+			       struct module *mod, void *tstart, void *tend)
 {
 	struct jump_entry *iter;
-	int ret = 0;
 
-	jump_label_lock();
-	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
+	for (iter = start; iter < stop; iter++) {
 		unsigned long code = jump_entry_code(iter);
 
-		if (jump_entry_is_init(iter) && !init_mem_available)
+		if (jump_entry_dead(iter, mod))
 			continue;
-		if (code <= (unsigned long)end &&
-		    code + arch_jump_entry_size(iter) > (unsigned long)start) {
-			ret = 1;
+		if (code <= (unsigned long)tend &&
+		    code + arch_jump_entry_size(iter) > (unsigned long)tstart)
+			return 1;
+	}
+	return 0;
+}
+
+#ifdef CONFIG_MODULES
+/*
+ * Modules. A module's table is sorted and checked at load, and each of its
+ * keys gets a link (struct static_key_mod) to the module's entries: every
+ * key with sites in a module is JUMP_TYPE_LINKED, whether the key lives in
+ * the kernel, in the module itself or in another module (which the user
+ * pins through its symbol). Loads and unloads take module_mutex, then the
+ * hotplug lock, then jump_label_mutex (<linux/module.h>).
+ */
+struct jump_label_module {
+	struct list_head list;
+	struct module *mod;
+};
+
+/* The modules with a jump table, for jump_label_text_reserved(). */
+static LIST_HEAD(jump_label_modules);
+
+static int jump_label_modules_reserved(void *start, void *end)
+{
+	struct jump_label_module *jm;
+	struct module *mod;
+
+	list_for_each_entry(jm, &jump_label_modules, list) {
+		mod = jm->mod;
+		if (jump_table_reserved(mod->jump_entries,
+					mod->jump_entries + mod->num_jump_entries,
+					mod, start, end))
+			return 1;
+	}
+	return 0;
+}
+
+/* The text region of mod holding [addr, addr + len), or MOD_MEM_NUM_TYPES. */
+static enum mod_mem_type module_text_region(struct module *mod,
+					    unsigned long addr,
+					    unsigned long len)
+{
+	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(text); i++)
+		if (within_module_mem_type(addr, mod, text[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, text[i]))
+			return text[i];
+	return MOD_MEM_NUM_TYPES;
+}
+
+static bool within_module_data(unsigned long addr, unsigned long len,
+			       struct module *mod)
+{
+	static const enum mod_mem_type data[] = { MOD_DATA, MOD_RO_AFTER_INIT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		if (within_module_mem_type(addr, mod, data[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, data[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A key must be a struct static_key in writable data: the kernel's (its
+ * ro_after_init, data and bss), the module's own, or another loaded
+ * module's. Called with module_mutex held, so the module list holds still.
+ */
+static bool jump_label_key_plausible(struct module *mod, struct static_key *key)
+{
+	unsigned long k = (unsigned long)key, len = sizeof(*key);
+	struct module *owner;
+
+	if (k % __alignof__(struct static_key))
+		return false;
+	if ((k >= (unsigned long)_sdata && k + len <= (unsigned long)_edata) ||
+	    (k >= (unsigned long)__bss_start &&
+	     k + len <= (unsigned long)__bss_stop))
+		return true;
+	if (within_module_data(k, len, mod))
+		return true;
+	owner = __module_address(k);
+	return owner && owner != mod && within_module_data(k, len, owner);
+}
+
+/* One entry's check: 0, or -EINVAL after a line naming the module and why. */
+static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
+				   unsigned int i)
+{
+	unsigned long code = jump_entry_code(entry);
+	unsigned long target = jump_entry_target(entry);
+	struct static_key *key = jump_entry_key(entry);
+	int size;
+
+	if (module_text_region(mod, code, 1) == MOD_MEM_NUM_TYPES) {
+		pr_err("module %s: jump entry %u: site %p is outside the module's text\n",
+		       mod->name, i, (void *)code);
+		return -EINVAL;
+	}
+	size = arch_jump_entry_size(entry);
+	if (module_text_region(mod, code, size) == MOD_MEM_NUM_TYPES ||
+	    module_text_region(mod, target, 1) == MOD_MEM_NUM_TYPES) {
+		pr_err("module %s: jump entry %u: site %pS (%d bytes) or its target %p is outside the module's text\n",
+		       mod->name, i, (void *)code, size, (void *)target);
+		return -EINVAL;
+	}
+	if (!jump_label_key_plausible(mod, key)) {
+		pr_err("module %s: jump entry %u: key %p of site %pS is not in kernel or module data\n",
+		       mod->name, i, key, (void *)code);
+		return -EINVAL;
+	}
+	/* Sites leave the assembler as "jmp target" (<asm/jump_label.h>). */
+	if (!arch_jump_label_site_holds(entry, JUMP_LABEL_JMP)) {
+		pr_err("module %s: jump entry %u: site %pS holds %*ph, not the jmp to %pS the assembler emits\n",
+		       mod->name, i, (void *)code, size, (void *)code,
+		       (void *)target);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Makes key LINKED if it is not, keeping its kernel entries first. */
+static int static_key_make_linked(struct static_key *key)
+{
+	struct static_key_mod *kernel;
+	struct jump_entry *entries;
+
+	if (static_key_linked(key))
+		return 0;
+	entries = static_key_entries(key);
+	if (!entries) {
+		key->type = (key->type & JUMP_TYPE_TRUE) | JUMP_TYPE_LINKED;
+		return 0;
+	}
+	kernel = kzalloc(sizeof(*kernel), GFP_KERNEL);
+	if (!kernel)
+		return -ENOMEM;
+	kernel->entries = entries;
+	kernel->stop = __stop___jump_table;
+	key->type = (unsigned long)kernel | (key->type & JUMP_TYPE_TRUE) |
+		    JUMP_TYPE_LINKED;
+	return 0;
+}
+
+/*
+ * Removes mod's link from key, then puts a key left with its kernel
+ * entries only (or no sites at all) back in the plain form.
+ */
+static void static_key_unlink(struct static_key *key, struct module *mod)
+{
+	unsigned long flags = key->type & JUMP_TYPE_TRUE;
+	struct static_key_mod *m, *prev = NULL, *first;
+
+	for (m = static_key_mods(key); m && m->mod != mod; m = m->next)
+		prev = m;
+	if (m && prev)
+		prev->next = m->next;
+	else if (m)
+		key->type = (unsigned long)m->next | flags | JUMP_TYPE_LINKED;
+	kfree(m);
+	first = static_key_mods(key);
+	if (!first) {
+		key->type = flags;
+	} else if (!first->mod && !first->next) {
+		key->type = (unsigned long)first->entries | flags;
+		kfree(first);
+	}
+}
+
+/* Appends a link to mod's entries of key, starting at entries. */
+static int static_key_link(struct static_key *key, struct module *mod,
+			   struct jump_entry *entries)
+{
+	struct static_key_mod *link, **pm;
+	int ret;
+
+	ret = static_key_make_linked(key);
+	if (ret)
+		return ret;
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return -ENOMEM;
+	link->entries = entries;
+	link->stop = mod->jump_entries + mod->num_jump_entries;
+	link->mod = mod;
+	if (!static_key_mods(key)) {
+		key->type |= (unsigned long)link;
+		return 0;
+	}
+	for (pm = &static_key_mods(key)->next; *pm; pm = &(*pm)->next)
+		;
+	*pm = link;
+	return 0;
+}
+
+/* Unlinks mod from the keys of its entries before stop. */
+static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop)
+{
+	struct static_key *key = NULL;
+	struct jump_entry *iter;
+
+	for (iter = mod->jump_entries; iter < stop; iter++) {
+		if (jump_entry_key(iter) == key)
+			continue;
+		key = jump_entry_key(iter);
+		static_key_unlink(key, mod);
+	}
+}
+
+/*
+ * Links mod's sorted entries to their keys and marks the ones in init
+ * text. Undoes its links on failure.
+ */
+static int jump_label_module_link(struct module *mod)
+{
+	struct jump_entry *start = mod->jump_entries;
+	struct jump_entry *stop = start + mod->num_jump_entries, *iter;
+	struct static_key *key = NULL;
+	unsigned int links = 0;
+	int ret;
+
+	for (iter = start; iter < stop; iter++) {
+		jump_entry_set_init(iter, within_module_init(jump_entry_code(iter),
+							     mod));
+		if (jump_entry_key(iter) == key)
+			continue;
+		key = jump_entry_key(iter);
+		ret = static_key_link(key, mod, iter);
+		if (ret) {
+			static_key_unlink(key, mod);
+			jump_label_module_unlink(mod, iter);
+			return ret;
+		}
+		links += !within_module_data((unsigned long)key, sizeof(*key),
+					     mod);
+	}
+	jump_label_stats.module_links += links;
+	return 0;
+}
+
+/* Every site holds the JMP: one batch turns those whose key wants a NOP. */
+static void jump_label_module_set(struct module *mod)
+{
+	struct jump_entry *iter;
+
+	for (iter = mod->jump_entries;
+	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
+		if (jump_label_type(iter) == JUMP_LABEL_NOP)
+			arch_jump_label_transform_queue(iter, JUMP_LABEL_NOP);
+	arch_jump_label_transform_apply();
+}
+
+int jump_label_module_add(struct module *mod)
+{
+	struct jump_entry *start = mod->jump_entries;
+	struct jump_label_module *jm;
+	unsigned int i;
+	int ret;
+
+	if (!mod->num_jump_entries)
+		return 0;
+	/* In the file's order, so that the index means something. */
+	for (i = 0; i < mod->num_jump_entries; i++) {
+		ret = jump_label_module_check(mod, start + i, i);
+		if (ret)
+			return ret;
+	}
+	jm = kzalloc(sizeof(*jm), GFP_KERNEL);
+	if (!jm)
+		return -ENOMEM;
+	jm->mod = mod;
+	cpus_read_lock();
+	jump_label_lock();
+	jump_label_sort_entries(start, start + mod->num_jump_entries);
+	ret = jump_label_module_link(mod);
+	if (!ret) {
+		jump_label_module_set(mod);
+		list_add_tail(&jm->list, &jump_label_modules);
+		jump_label_stats.modules++;
+		jump_label_stats.module_entries += mod->num_jump_entries;
+	}
+	jump_label_unlock();
+	cpus_read_unlock();
+	if (ret) {
+		kfree(jm);
+		pr_err("module %s: jump_label: out of memory linking its keys\n",
+		       mod->name);
+	}
+	return ret;
+}
+
+void jump_label_module_init_done(struct module *mod)
+{
+	jump_label_lock();
+	mod->jump_init_done = true;
+	jump_label_unlock();
+}
+
+void jump_label_module_del(struct module *mod)
+{
+	struct jump_label_module *jm;
+
+	if (!mod->num_jump_entries)
+		return;
+	cpus_read_lock();
+	jump_label_lock();
+	jump_label_module_unlink(mod, mod->jump_entries + mod->num_jump_entries);
+	list_for_each_entry(jm, &jump_label_modules, list) {
+		if (jm->mod == mod) {
+			list_del_init(&jm->list);
+			kfree(jm);
+			jump_label_stats.modules--;
+			jump_label_stats.module_entries -= mod->num_jump_entries;
 			break;
 		}
 	}
+	jump_label_unlock();
+	cpus_read_unlock();
+}
+#else /* !CONFIG_MODULES */
+static int jump_label_modules_reserved(void *start, void *end)
+{
+	return 0;
+}
+#endif /* CONFIG_MODULES */
+
+int jump_label_text_reserved(void *start, void *end)
+{
+	int ret;
+
+	jump_label_lock();
+	ret = jump_table_reserved(__start___jump_table, __stop___jump_table,
+				  NULL, start, end);
+	if (!ret)
+		ret = jump_label_modules_reserved(start, end);
 	jump_label_unlock();
 	return ret;
 }
@@ -624,6 +1013,20 @@ void jump_label_init_ro(void)
 int jump_label_text_reserved(void *start, void *end)
 {
 	return 0;
+}
+
+/* Sites are plain tests: a module's __jump_table is empty. */
+int jump_label_module_add(struct module *mod)
+{
+	return 0;
+}
+
+void jump_label_module_init_done(struct module *mod)
+{
+}
+
+void jump_label_module_del(struct module *mod)
+{
 }
 
 #endif /* CONFIG_JUMP_LABEL */

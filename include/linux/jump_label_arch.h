@@ -33,6 +33,13 @@ bool arch_jump_entry_is_short(struct jump_entry *entry);
  * @type for its length and target. Returns 0, or -EINVAL after printing the
  * site (%pS), the key (%pS), the expected and the found bytes.
  */
+/*
+ * Required. The same check without a message: true if the site holds
+ * exactly the instruction of @type for its length and target.
+ */
+bool arch_jump_label_site_holds(struct jump_entry *entry,
+				enum jump_label_type type);
+
 int arch_jump_label_check_site(struct jump_entry *entry,
 			       enum jump_label_type type);
 

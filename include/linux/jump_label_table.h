@@ -60,13 +60,49 @@ static inline void jump_entry_set_init(struct jump_entry *entry, bool set)
 extern struct jump_entry __start___jump_table[];
 extern struct jump_entry __stop___jump_table[];
 
-/* The key's first entry in the sorted table, NULL before init or if none. */
-static inline struct jump_entry *static_key_entries(struct static_key *key)
+struct module;
+
+/*
+ * A key with sites in a module's table is JUMP_TYPE_LINKED: its pointer
+ * is then a chain of these, one per table that holds sites of the key.
+ * The kernel's own entries, if any, come first (mod NULL). Changed only
+ * under jump_label_mutex, by module load and unload.
+ */
+struct static_key_mod {
+	struct static_key_mod *next;
+	struct jump_entry *entries;	/* the key's first entry in the table */
+	struct jump_entry *stop;	/* the table's end */
+	struct module *mod;		/* NULL: the kernel's table */
+};
+
+static inline bool static_key_linked(struct static_key *key)
 {
-	return (struct jump_entry *)(key->type & ~JUMP_TYPE_MASK);
+	return key->type & JUMP_TYPE_LINKED;
 }
 
-/* Walks the entries of @key, which are contiguous in the sorted table. */
+static inline struct static_key_mod *static_key_mods(struct static_key *key)
+{
+	return (struct static_key_mod *)(key->type & ~JUMP_TYPE_MASK);
+}
+
+/*
+ * The key's first entry in the kernel's sorted table, NULL before init or
+ * if it has no site in the kernel (modules' sites: static_key_mods()).
+ */
+static inline struct jump_entry *static_key_entries(struct static_key *key)
+{
+	struct static_key_mod *m;
+
+	if (!static_key_linked(key))
+		return (struct jump_entry *)(key->type & ~JUMP_TYPE_MASK);
+	m = static_key_mods(key);
+	return m && !m->mod ? m->entries : NULL;
+}
+
+/*
+ * Walks the entries of @key in the kernel's table, where they are
+ * contiguous. static_key_for_each_site() walks modules' too.
+ */
 #define for_each_key_entry(key, entry)                                    \
 	for ((entry) = static_key_entries(key);                           \
 	     (entry) && (entry) < __stop___jump_table &&                  \
@@ -80,6 +116,16 @@ static inline struct jump_entry *static_key_entries(struct static_key *key)
 bool jump_label_sort_entries(struct jump_entry *start,
 			     struct jump_entry *stop);
 
+/*
+ * Calls fn for every site of key, in the kernel and in modules (mod NULL
+ * for the kernel's), with jump_label_mutex held; sites in freed init text
+ * are left out. Stops at and returns fn's first non-zero value.
+ */
+int static_key_for_each_site(struct static_key *key,
+			     int (*fn)(struct jump_entry *entry,
+				       struct module *mod, void *data),
+			     void *data);
+
 #endif /* CONFIG_JUMP_LABEL */
 
 /* Filled in by jump_label_init(), for tests and benchmarks. */
@@ -89,6 +135,10 @@ struct jump_label_stats {
 	unsigned int short_sites;
 	bool sorted_at_boot;	/* the image's table was out of order */
 	u64 init_cycles;	/* jump_label_init()'s own cost (rdtsc) */
+	/* Modules: tables added, entries in them, links to keys outside. */
+	unsigned int modules;
+	unsigned int module_entries;
+	unsigned int module_links;
 };
 
 extern struct jump_label_stats jump_label_stats;

@@ -84,15 +84,25 @@ static int jump_label_bad_site(struct jump_entry *entry,
 	return -EINVAL;
 }
 
+bool arch_jump_label_site_holds(struct jump_entry *entry,
+				enum jump_label_type type)
+{
+	int size = arch_jump_entry_size(entry);
+	u8 want[JUMP_LABEL_MAX_SIZE];
+
+	jump_label_insn(entry, type, size, want);
+	return jump_label_insn_equal((u8 *)jump_entry_code(entry), want, size);
+}
+
 int arch_jump_label_check_site(struct jump_entry *entry,
 			       enum jump_label_type type)
 {
 	int size = arch_jump_entry_size(entry);
 	u8 want[JUMP_LABEL_MAX_SIZE];
 
-	jump_label_insn(entry, type, size, want);
-	if (jump_label_insn_equal((u8 *)jump_entry_code(entry), want, size))
+	if (arch_jump_label_site_holds(entry, type))
 		return 0;
+	jump_label_insn(entry, type, size, want);
 	return jump_label_bad_site(entry, type, size, want);
 }
 
