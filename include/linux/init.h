@@ -14,6 +14,8 @@
 #define __initdata __section(".init.data")
 #define __initconst __section(".init.rodata")
 #define __ro_after_init __section(".data..ro_after_init")
+/* A module's exit: ordinary text (built in, module_exit() drops it). */
+#define __exit __cold
 
 typedef int (*initcall_t)(void);
 
