@@ -910,9 +910,11 @@ int jump_label_module_add(struct module *mod)
 {
 	struct jump_entry *start = mod->jump_entries;
 	struct jump_label_module *jm;
+	u64 t0 = rdtsc();
 	unsigned int i;
 	int ret;
 
+	jump_label_stats.module_add_cycles = 0;
 	if (!mod->num_jump_entries)
 		return 0;
 	/* In the file's order, so that the index means something. */
@@ -934,6 +936,7 @@ int jump_label_module_add(struct module *mod)
 		list_add_tail(&jm->list, &jump_label_modules);
 		jump_label_stats.modules++;
 		jump_label_stats.module_entries += mod->num_jump_entries;
+		jump_label_stats.module_add_cycles = rdtsc() - t0;
 	}
 	jump_label_unlock();
 	cpus_read_unlock();
