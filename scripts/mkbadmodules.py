@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Makes the corpus of broken modules from one good module.
+
+    scripts/mkbadmodules.py GOOD.ko OUTDIR
+
+writes OUTDIR/bad_<what>.ko, one file per way a module can be broken, each
+the good module with one thing wrong (a field of the ELF header, a section
+header, a symbol, a relocation, a jump entry or a site's bytes). The
+booted kernel's module_corpus suite (kernel/module/corpus_test.c) loads
+every bad_* blob and expects the loader to refuse it with the message its
+table names, leaving nothing behind. The good module must be a GPL module
+with a __jump_table, a relocation against an undefined GPL-only symbol in
+its init text, and sites in .text (modules/jump_label/jlm_core_user.c).
+
+The ELF is read with pyelftools and patched as bytes; the patched files
+are not re-read (several would not parse).
+"""
+
+import os
+import struct
+import sys
+
+from elftools.elf.elffile import ELFFile
+from elftools.elf.relocation import RelocationSection
+
+R_X86_64_32 = 10
+R_X86_64_GOTPCREL = 9
+SHT_PROGBITS = 1
+SHT_REL = 9
+
+
+class Module:
+    """The good module: its bytes and where things are in them."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            self.data = f.read()
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            self.shoff = elf["e_shoff"]
+            self.shentsize = elf["e_shentsize"]
+            self.shnum = elf["e_shnum"]
+            self.sections = {}
+            for i, sec in enumerate(elf.iter_sections()):
+                self.sections[sec.name] = (i, sec.header)
+            symtab = elf.get_section_by_name(".symtab")
+            self.nsyms = symtab.num_symbols()
+            self.syms = {s.name: (i, s.entry) for i, s in
+                         enumerate(symtab.iter_symbols())}
+            self.section_syms = {}
+            for i, s in enumerate(symtab.iter_symbols()):
+                if s["st_info"]["type"] == "STT_SECTION":
+                    self.section_syms[s["st_shndx"]] = i
+            self.relas = {}
+            for sec in elf.iter_sections():
+                if isinstance(sec, RelocationSection):
+                    self.relas[sec.name] = [r.entry for r in
+                                            sec.iter_relocations()]
+
+    def shdr_off(self, name):
+        return self.shoff + self.sections[name][0] * self.shentsize
+
+    def section_sym(self, name):
+        return self.section_syms[self.sections[name][0]]
+
+    def sec(self, name):
+        return self.sections[name][1]
+
+    def rela_off(self, relsec, i):
+        return self.sec(relsec)["sh_offset"] + 24 * i
+
+    def sym_off(self, name):
+        return self.sec(".symtab")["sh_offset"] + 24 * self.syms[name][0]
+
+    def jump_rela(self, field, entry=0):
+        """Index in .rela__jump_table of entry's field (0 code, 1 target, 2 key)."""
+        want = 12 * entry + 4 * field
+        for i, r in enumerate(self.relas[".rela__jump_table"]):
+            if r["r_offset"] == want:
+                return i
+        raise SystemExit("mkbadmodules: no relocation for jump entry field")
+
+
+def put(data, off, fmt, *values):
+    data[off:off + struct.calcsize(fmt)] = struct.pack("<" + fmt, *values)
+
+
+def variants(m):
+    """Yields (name, patch(bytearray) -> bytearray)."""
+
+    def at(off, fmt, *values):
+        def patch(d):
+            put(d, off, fmt, *values)
+            return d
+        return patch
+
+    text = m.sec(".text")
+    strtab = m.sec(".strtab")
+    shdr_text = m.shdr_off(".text")
+    rjt = ".rela__jump_table"
+    rinit = ".rela.init.text"
+    code0 = m.relas[rjt][m.jump_rela(0)]
+    site0 = text["sh_offset"] + code0["r_addend"]
+
+    yield "truncated", lambda d: d[:len(d) * 3 // 5]
+    yield "magic", at(1, "3s", b"ELG")
+    yield "class32", at(4, "B", 1)
+    yield "big_endian", at(5, "B", 2)
+    yield "ident_version", at(6, "B", 0)
+    yield "exec", at(16, "H", 2)
+    yield "machine", at(18, "H", 3)
+    yield "version", at(20, "I", 0)
+    yield "shentsize", at(58, "H", 32)
+    yield "shoff_past_end", at(40, "Q", len(m.data) + 64)
+    yield "shstrndx", at(62, "H", m.shnum + 5)
+    yield "section_past_end", at(shdr_text + 24, "Q", len(m.data) - 16)
+    yield "section_size_overflow", at(shdr_text + 32, "Q", 2**64 - 8)
+    yield "align", at(shdr_text + 48, "Q", 24)
+    yield "strtab_unterminated", at(strtab["sh_offset"] + strtab["sh_size"] - 1,
+                                    "B", ord("x"))
+    yield "no_symtab", at(m.shdr_off(".symtab") + 4, "I", SHT_PROGBITS)
+    yield "sym_name", at(m.sym_off("jlm_register"), "I",
+                         strtab["sh_size"] + 100)
+    yield "sym_shndx", at(m.sym_off("init_module") + 6, "H", m.shnum + 3)
+    yield "sym_common", at(m.sym_off("init_module") + 6, "H", 0xfff2)
+    yield "rel_section", at(m.shdr_off(rinit) + 4, "I", SHT_REL)
+    yield "rela_target", at(m.shdr_off(rinit) + 44, "I", m.shnum + 1)
+    yield "rela_link", at(m.shdr_off(rinit) + 40, "I",
+                          m.sections[".strtab"][0])
+    r0 = m.relas[rinit][1]
+    yield "rela_symbol", at(m.rela_off(rinit, 1) + 8, "Q",
+                            ((m.nsyms + 10) << 32) | (r0["r_info"] & 0xffffffff))
+    yield "rela_offset", at(m.rela_off(rinit, 1), "Q",
+                            m.sec(".init.text")["sh_size"] - 2)
+    yield "rela_type", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_GOTPCREL)
+    yield "rela_overflow", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_32)
+
+    name = m.syms["jlm_register"][1]["st_name"]
+    yield "undefined", at(strtab["sh_offset"] + name, "12s", b"jlm_registeX")
+
+    modinfo = m.sec(".modinfo")
+    blob = m.data[modinfo["sh_offset"]:modinfo["sh_offset"] + modinfo["sh_size"]]
+    lic = blob.index(b"license=GPL")
+    yield "gpl_only", at(modinfo["sh_offset"] + lic, "11s", b"license=BSD")
+
+    yield "jump_site_outside", at(m.rela_off(rjt, m.jump_rela(0)) + 16, "q",
+                                  text["sh_size"] + 0x1000)
+    # The key field: PC32 against .text's section symbol, addend 0.
+    key = m.rela_off(rjt, m.jump_rela(2))
+    yield "jump_key_in_text", lambda d: at(key + 16, "q", 0)(
+        at(key + 8, "Q", (m.section_sym(".text") << 32) | 2)(d))
+    yield "jump_site_bytes", at(site0, "2s", b"\x0f\x0b")
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    m = Module(argv[1])
+    os.makedirs(argv[2], exist_ok=True)
+    n = 0
+    for name, patch in variants(m):
+        data = patch(bytearray(m.data))
+        with open(os.path.join(argv[2], "bad_%s.ko" % name), "wb") as f:
+            f.write(data)
+        n += 1
+    print("  mkbadmodules: %d broken modules from %s" % (n, argv[1]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
