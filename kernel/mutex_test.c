@@ -20,17 +20,6 @@
 #define MT_WAIT_MS 5000
 #define MT_INCREMENTS 20000
 
-/* Waits, yielding, until cond(arg) or MT_WAIT_MS pass: the last cond(). */
-static bool mt_wait_for(bool (*cond)(void *arg), void *arg)
-{
-	u64 end = ktime_get_ns() + (u64)MT_WAIT_MS * 1000000;
-	bool ok;
-
-	while (!(ok = cond(arg)) && ktime_get_ns() < end)
-		yield();
-	return ok;
-}
-
 struct mt_target {
 	atomic_t *v;
 	unsigned int want;
@@ -107,7 +96,7 @@ static void mutex_test_waiters_sleep(struct kunit *test)
 		w[i].task = kthread_run_on_cpu(mt_waiter_fn, &w[i], cpu,
 					       "mt_waiter/%u");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(w[i].task));
-		KUNIT_EXPECT_TRUE(test, mt_wait_for(mt_asleep, w[i].task));
+		KUNIT_EXPECT_TRUE(test, kunit_wait_for(mt_asleep, w[i].task, MT_WAIT_MS));
 		i++;
 	}
 	msleep(10); /* the holder sleeps too; nobody gets the lock */
@@ -115,7 +104,9 @@ static void mutex_test_waiters_sleep(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, READ_ONCE(w[i].got), 0);
 	KUNIT_EXPECT_TRUE(test, mutex_is_owner(&mt_lock));
 	mutex_unlock(&mt_lock);
-	KUNIT_EXPECT_TRUE(test, mt_wait_for(mt_atomic_reached, &(struct mt_target){ &mt_order, n }));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(mt_atomic_reached,
+					       &(struct mt_target){ &mt_order, n },
+					       MT_WAIT_MS));
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_EQ(test, READ_ONCE(w[i].got), (int)i + 1);
 		kthread_stop(w[i].task);
@@ -161,7 +152,9 @@ static void mutex_test_contended(struct kunit *test)
 		t[i++] = kthread_run_on_cpu(mt_count_fn, &c, cpu, "mt_count/%u");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i - 2]) || IS_ERR(t[i - 1]));
 	}
-	KUNIT_EXPECT_TRUE(test, mt_wait_for(mt_atomic_reached, &(struct mt_target){ &c.done, n }));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(mt_atomic_reached,
+					       &(struct mt_target){ &c.done, n },
+					       MT_WAIT_MS));
 	for (i = 0; i < n; i++)
 		kthread_stop(t[i]);
 	KUNIT_EXPECT_EQ(test, c.value, (unsigned long)n * c.per_thread);
@@ -187,7 +180,9 @@ static void mutex_test_unlock_not_owner(struct kunit *test)
 
 	t = kthread_run(mt_hold_fn, &held, "mt_hold");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_ASSERT_TRUE(test, mt_wait_for(mt_atomic_reached, &(struct mt_target){ &held, 1 }));
+	KUNIT_ASSERT_TRUE(test, kunit_wait_for(mt_atomic_reached,
+					       &(struct mt_target){ &held, 1 },
+					       MT_WAIT_MS));
 	mutex_unlock(&mt_lock);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	KUNIT_EXPECT_TRUE(test, printk_log_contains(log, "mutex mt_lock: unlocked at mutex_test_unlock_not_owner+"));

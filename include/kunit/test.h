@@ -106,6 +106,14 @@ void kunit_log(struct kunit *test, const char *fmt, ...) __printf(2, 3);
 void kunit_mark_skipped_fmt(struct kunit *test, const char *fmt, ...)
 	__printf(2, 3);
 
+/*
+ * Bounded waits for a case that waits on other threads: yield until the
+ * condition holds or ms milliseconds have passed, and return whether it
+ * holds. kunit_wait_for() calls cond(arg); kunit_wait_eq() reads *v.
+ */
+bool kunit_wait_for(bool (*cond)(void *arg), void *arg, unsigned int ms);
+bool kunit_wait_eq(int *v, int want, unsigned int ms);
+
 void *kunit_kmalloc(struct kunit *test, size_t size, unsigned int gfp);
 void *kunit_kzalloc(struct kunit *test, size_t size, unsigned int gfp);
 void kunit_kfree(struct kunit *test, const void *ptr);

@@ -26,17 +26,6 @@
 
 #define LOT_WAIT_MS 5000
 
-/* Waits, yielding, until cond(arg) or LOT_WAIT_MS pass: the last cond(). */
-static bool lot_wait_for(bool (*cond)(void *arg), void *arg)
-{
-	u64 end = ktime_get_ns() + (u64)LOT_WAIT_MS * 1000000;
-	bool ok;
-
-	while (!(ok = cond(arg)) && ktime_get_ns() < end)
-		yield();
-	return ok;
-}
-
 /* Takes outer then inner, and lets both go. */
 static noinline void lot_nest(struct mutex *outer, struct mutex *inner)
 {
@@ -168,7 +157,7 @@ static int lot_holder_fn(void *data)
 
 	mutex_lock(h->lock);
 	atomic_set(&h->held, 1);
-	h->waiter_slept = lot_wait_for(lot_asleep, h->waiter);
+	h->waiter_slept = kunit_wait_for(lot_asleep, h->waiter, LOT_WAIT_MS);
 	h->warns_when_asleep = nr_warnings;
 	mutex_unlock(h->lock);
 	kthread_wait_stop();
@@ -196,7 +185,7 @@ static void lockorder_test_warns_before_blocking(struct kunit *test)
 		KUNIT_FAIL(test, "no thread");
 		return;
 	}
-	KUNIT_EXPECT_TRUE(test, lot_wait_for(lot_atomic_set, &h.held));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(lot_atomic_set, &h.held, LOT_WAIT_MS));
 	mutex_lock(&lot_c); /* WARNs, then sleeps until the holder lets go */
 	mutex_unlock(&lot_c);
 	mutex_unlock(&lot_d);
@@ -334,8 +323,9 @@ static void lockorder_test_consistent(struct kunit *test)
 					    "lot_order/%u");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i - 2]) || IS_ERR(t[i - 1]));
 	}
-	KUNIT_EXPECT_TRUE(test, lot_wait_for(lot_count_reached,
-					     &(struct lot_count){ &done, n }));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(lot_count_reached,
+					       &(struct lot_count){ &done, n },
+					       LOT_WAIT_MS));
 	for (i = 0; i < n; i++)
 		kthread_stop(t[i]);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
@@ -628,7 +618,7 @@ static void lockorder_test_exit_holding(struct kunit *test)
 	t = kthread_run(lot_exit_fn, &held, "lot_exit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	pid = t->pid;
-	KUNIT_EXPECT_TRUE(test, lot_wait_for(lot_atomic_set, &held));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(lot_atomic_set, &held, LOT_WAIT_MS));
 	kthread_stop(t); /* returns once the thread is switched out */
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	snprintf(buf, sizeof(buf), "lot_exit/%d exits holding 1 lock:", pid);
@@ -640,7 +630,7 @@ static void lockorder_test_exit_holding(struct kunit *test)
 	atomic_set(&held, 0);
 	t = kthread_run(lot_exit_fn, &held, "lot_exit");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_EXPECT_TRUE(test, lot_wait_for(lot_atomic_set, &held));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_for(lot_atomic_set, &held, LOT_WAIT_MS));
 	kthread_stop(t);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 }

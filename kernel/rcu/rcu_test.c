@@ -34,18 +34,6 @@ static u64 rt_deadline(unsigned int ms)
 }
 
 /* Waits (yielding) until *v == want or ms pass: true if it got there. */
-static bool rt_wait_eq(int *v, int want, unsigned int ms)
-{
-	u64 deadline = rt_deadline(ms);
-
-	while (READ_ONCE(*v) != want) {
-		if (ktime_get_ns() > deadline)
-			return false;
-		yield();
-	}
-	return true;
-}
-
 /* A call in its own thread, so that the case can wait with a deadline. */
 struct rt_call {
 	void (*fn)(void);
@@ -130,13 +118,13 @@ static void rcu_test_waits_for_reader(struct kunit *test)
 	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
 			       "rcu_reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	ok = rt_call_bounded(synchronize_rcu, RT_WAIT_MS);
 	KUNIT_EXPECT_TRUE(test, ok);
 	/* synchronize_rcu() returned: the reader must have unlocked. */
 	if (ok)
 		KUNIT_EXPECT_EQ(test, READ_ONCE(rt_reader_done), 1);
-	rt_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
+	kunit_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
 	kthread_stop(r);
 }
 
@@ -167,7 +155,7 @@ static void rcu_test_no_wait_for_later_readers(struct kunit *test)
 	r = kthread_run_on_cpu(rt_short_readers, NULL, rt_other_cpu(),
 			       "rcu_readers");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	KUNIT_EXPECT_TRUE(test, rt_call_bounded(synchronize_rcu, RT_WAIT_MS));
 	/* Returned while new sections kept starting on the reader's CPU. */
 	KUNIT_EXPECT_EQ(test, READ_ONCE(rt_in_reader), 1);
@@ -294,13 +282,13 @@ static void rcu_test_call_rcu_order(struct kunit *test)
 	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
 			       "rcu_reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
-	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	for (i = 0; i < RT_CBS; i++)
 		call_rcu(&rt_heads[i], rt_ordered_cb);
 	KUNIT_EXPECT_TRUE(test,
 			  wait_for_completion_timeout(
 				  &rt_cbs_done, msecs_to_jiffies(RT_WAIT_MS)));
-	rt_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
+	kunit_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
 	kthread_stop(r);
 	KUNIT_ASSERT_EQ(test, READ_ONCE(rt_nr_run), RT_CBS);
 	for (i = 0; i < RT_CBS; i++) {
@@ -379,7 +367,7 @@ static void rcu_test_nesting(struct kunit *test)
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, preempt_count(), pc);
 	KUNIT_EXPECT_FALSE(test, rcu_read_lock_held());
-	KUNIT_EXPECT_TRUE(test, rt_wait_eq(&rt_nest_flag, 1, RT_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_nest_flag, 1, RT_WAIT_MS));
 }
 
 /* Would deadlock: WARNs once, names the caller, returns. */

@@ -38,18 +38,6 @@ static bool st_expired(u64 deadline)
 }
 
 /* Waits (yielding) until *v == want or ms pass: true if it got there. */
-static bool st_wait_eq(int *v, int want, unsigned int ms)
-{
-	u64 deadline = st_deadline(ms);
-
-	while (READ_ONCE(*v) != want) {
-		if (st_expired(deadline))
-			return false;
-		yield();
-	}
-	return true;
-}
-
 /* The CPU threads run on in the cases that want another one than ours. */
 static unsigned int st_other_cpu(void)
 {
@@ -86,7 +74,7 @@ static void sched_test_kthread_bound_stop(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t->comm[0], 's');
 		kthread_bind(t, cpu);
 		wake_up_process(t);
-		KUNIT_EXPECT_TRUE(test, st_wait_eq(&b.started, 1, ST_WAIT_MS));
+		KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&b.started, 1, ST_WAIT_MS));
 		KUNIT_EXPECT_EQ(test, kthread_stop(t), 1000 + (int)cpu);
 		KUNIT_EXPECT_EQ(test, b.cpu_seen, (int)cpu);
 		KUNIT_EXPECT_EQ(test, b.saw_stop, 1);
@@ -225,7 +213,7 @@ static void sched_test_yield_alternates(struct kunit *test)
 	switches = sched_cpu_stats(cpu).switches;
 	wake_up_process(a);
 	wake_up_process(b);
-	KUNIT_EXPECT_TRUE(test, st_wait_eq(&st_yield_log.done, 2, ST_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&st_yield_log.done, 2, ST_WAIT_MS));
 	for (i = 1; i < 2 * ST_YIELDS; i++)
 		turns += st_yield_log.log[i] != st_yield_log.log[i - 1];
 	/* A tick may preempt one between its log entry and its yield. */
@@ -298,7 +286,7 @@ static void st_busy_run(struct kunit *test, struct st_busy *s)
 			cpu_relax();
 	}
 	wake_up_process(other);
-	KUNIT_EXPECT_TRUE(test, st_wait_eq(&s->done, 1, 2 * ST_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&s->done, 1, 2 * ST_WAIT_MS));
 	KUNIT_EXPECT_EQ(test, s->preempted_in_time, 1);
 	KUNIT_EXPECT_GT(test, sched_cpu_stats(cpu).preemptions, preemptions);
 	kthread_stop(busy);
@@ -346,14 +334,14 @@ static void sched_test_sleep_until_woken(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	kthread_bind(t, st_other_cpu());
 	wake_up_process(t);
-	KUNIT_EXPECT_TRUE(test, st_wait_eq(&s.armed, 1, ST_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&s.armed, 1, ST_WAIT_MS));
 	deadline = st_deadline(20);
 	while (!st_expired(deadline))
 		yield();
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s.woke), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(t->on_rq), 0);
 	KUNIT_EXPECT_TRUE(test, wake_up_process(t));
-	KUNIT_EXPECT_TRUE(test, st_wait_eq(&s.woke, 1, ST_WAIT_MS));
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&s.woke, 1, ST_WAIT_MS));
 	kthread_stop(t);
 }
 
@@ -394,7 +382,7 @@ static void sched_test_no_lost_wakeups(struct kunit *test)
 	for (round = 1; round <= ST_RACE_ROUNDS; round++) {
 		WRITE_ONCE(r.seq, round);
 		wake_up_process(t);
-		if (!st_wait_eq(&r.ack, round, ST_WAIT_MS)) {
+		if (!kunit_wait_eq(&r.ack, round, ST_WAIT_MS)) {
 			KUNIT_FAIL(test, "round %d: the sleeper was not woken",
 				   round);
 			WRITE_ONCE(r.seq, ST_RACE_ROUNDS);

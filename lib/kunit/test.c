@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tick.h>
+#include <linux/timekeeping.h>
 #include <kunit/test.h>
 
 extern struct kunit_suite *const __kunit_suites_start[];
@@ -502,4 +503,33 @@ int kunit_run_all_tests(void)
 		failed += kunit_run_suite(*s, ++nr);
 	}
 	return failed;
+}
+
+bool kunit_wait_for(bool (*cond)(void *arg), void *arg, unsigned int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * 1000000;
+	bool ok;
+
+	while (!(ok = cond(arg)) && ktime_get_ns() < end)
+		yield();
+	return ok;
+}
+
+struct kunit_int_eq {
+	int *v;
+	int want;
+};
+
+static bool kunit_int_eq(void *arg)
+{
+	struct kunit_int_eq *e = arg;
+
+	return READ_ONCE(*e->v) == e->want;
+}
+
+bool kunit_wait_eq(int *v, int want, unsigned int ms)
+{
+	struct kunit_int_eq e = { v, want };
+
+	return kunit_wait_for(kunit_int_eq, &e, ms);
 }
