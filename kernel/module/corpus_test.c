@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The broken-module corpus: every bad_* blob on the ISO is a good module
+ * (jlm_core_user) with one thing wrong, made by scripts/mkbadmodules.py.
+ * Each must be refused with its own one-line message and an errno, and
+ * leave nothing behind: no module, no frame, no kmalloc byte, no patched
+ * site, no linked key. The table below and the generator must agree: a
+ * blob without an entry, or an entry without a blob, fails.
+ */
+#include <linux/kernel.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/jump_label_table.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/text-patching-stats.h>
+#include <kunit/jump_label_modules.h>
+#include <kunit/test.h>
+
+struct corpus_case {
+	const char *name;
+	const char *msg;	/* after "module <name>: " */
+	int err;
+};
+
+static const struct corpus_case corpus[] = {
+	{ "bad_truncated", "section header table (offset 0x", -ENOEXEC },
+	{ "bad_magic", "bad ELF magic 7f 45 4c 47", -ENOEXEC },
+	{ "bad_class32", "not ELF64 (class 1)", -ENOEXEC },
+	{ "bad_endian", "not little-endian (data 2)", -ENOEXEC },
+	{ "bad_identver", "ELF version 0/1, expected 1", -ENOEXEC },
+	{ "bad_exec", "not a relocatable object (e_type 2)", -ENOEXEC },
+	{ "bad_machine", "not x86-64 (e_machine 3)", -ENOEXEC },
+	{ "bad_version", "ELF version 1/0, expected 1", -ENOEXEC },
+	{ "bad_shentsize", "e_shentsize 32, expected 64", -ENOEXEC },
+	{ "bad_shoff", "section header table (offset 0x", -ENOEXEC },
+	{ "bad_shstrndx", "e_shstrndx 23 is not a section", -ENOEXEC },
+	{ "bad_secpast", "section 1 (.text) ends past the file", -ENOEXEC },
+	{ "bad_secsize", "section 1 (.text) ends past the file (offset 0x40, size 0xfffffffffffffff8",
+	  -ENOEXEC },
+	{ "bad_align", "section 1 (.text): alignment 0x18 is not a power of two",
+	  -ENOEXEC },
+	{ "bad_strtab", "(.strtab): string table does not end with a NUL",
+	  -ENOEXEC },
+	{ "bad_nosymtab", "0 symbol tables, expected exactly one", -ENOEXEC },
+	{ "bad_symname", "name offset 0x194 is past the string table", -ENOEXEC },
+	{ "bad_symshndx", "symbol init_module: section index 0x15 is not a section",
+	  -ENOEXEC },
+	{ "bad_symcommon", "symbol init_module is common (SHN_COMMON)", -ENOEXEC },
+	{ "bad_relsec", "(.rela.init.text): SHT_REL relocations are not supported",
+	  -ENOEXEC },
+	{ "bad_rtarget", "(.rela.init.text): sh_info 19 is not a section",
+	  -ENOEXEC },
+	{ "bad_rlink", "(.rela.init.text): sh_link 16 is not the symbol table",
+	  -ENOEXEC },
+	{ "bad_rsymbol", "relocation 1 in .rela.init.text: symbol index 34 is past the symbol table",
+	  -ENOEXEC },
+	{ "bad_roffset", "relocation 1 in .rela.init.text: offset 0xa (+4) is past the end of .init.text",
+	  -ENOEXEC },
+	{ "bad_rtype", "unsupported relocation R_X86_64_GOTPCREL (9)", -ENOEXEC },
+	{ "bad_roverflow", "relocation 1 in .rela.init.text: R_X86_64_32 value 0x",
+	  -ENOEXEC },
+	{ "bad_undefined", "unknown symbol jlm_registeX", -ENOENT },
+	{ "bad_gplonly", "GPL-only symbol jlm_register (of the kernel) used by a module without a GPL-compatible license",
+	  -EPERM },
+	{ "bad_jsite", "jump entry 0: site 0x", -EINVAL },
+	{ "bad_jkey", "jump entry 0: key ", -EINVAL },
+	{ "bad_jbytes", "holds 0f 0b 00 00 00, not the jmp to ", -EINVAL },
+};
+
+/* What a refusal must leave as it found. */
+struct corpus_state {
+	unsigned long frames, objects, bytes, sites, patches;
+	unsigned int modules;
+};
+
+static void corpus_snapshot(struct corpus_state *s)
+{
+	struct module *mod;
+
+	s->frames = nr_free_frames();
+	kmalloc_usage(&s->objects, &s->bytes);
+	s->sites = text_poke_stats.sites;
+	s->patches = text_poke_stats.passes;
+	s->modules = 0;
+	mutex_lock(&module_mutex);
+	list_for_each_entry(mod, &modules, list)
+		s->modules++;
+	mutex_unlock(&module_mutex);
+}
+
+static const struct corpus_case *corpus_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(corpus); i++)
+		if (!strcmp(corpus[i].name, name))
+			return &corpus[i];
+	return NULL;
+}
+
+/* Every bad_* blob is in the table and every entry has its blob. */
+static void corpus_test_complete(struct kunit *test)
+{
+	unsigned int i, bad = 0;
+	const struct module_blob *b;
+
+	for (i = 0; i < module_blob_count(); i++) {
+		b = module_blob_get(i);
+		if (strncmp(b->name, "bad_", 4))
+			continue;
+		bad++;
+		KUNIT_EXPECT_TRUE_MSG(test, corpus_find(b->name),
+				      "blob %s has no entry in the table", b->name);
+	}
+	for (i = 0; i < ARRAY_SIZE(corpus); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, module_blob_find(corpus[i].name),
+				      "no blob %s", corpus[i].name);
+	KUNIT_EXPECT_EQ(test, bad, ARRAY_SIZE(corpus));
+	KUNIT_EXPECT_GE(test, bad, 20);
+}
+
+static void corpus_test_one(struct kunit *test, const struct corpus_case *c)
+{
+	struct corpus_state before, after;
+	unsigned long log = printk_log_end();
+	char want[256];
+	struct module *mod;
+
+	corpus_snapshot(&before);
+	mod = load_module(c->name);
+	corpus_snapshot(&after);
+	KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(mod), "%s was loaded", c->name);
+	if (!IS_ERR(mod)) {
+		delete_module(c->name);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(mod), (long)c->err, "%s", c->name);
+	snprintf(want, sizeof(want), "module %s: %s", c->name, c->msg);
+	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, want),
+			      "no \"%s\" in the log", want);
+	KUNIT_EXPECT_EQ_MSG(test, after.frames, before.frames, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, after.objects, before.objects, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, after.bytes, before.bytes, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, after.sites, before.sites, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, after.patches, before.patches, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, after.modules, before.modules, "%s", c->name);
+	KUNIT_EXPECT_FALSE_MSG(test, static_key_linked(&jlm_core_false.key),
+			       "%s", c->name);
+	KUNIT_EXPECT_FALSE_MSG(test, static_key_linked(&jlm_core_true.key),
+			       "%s", c->name);
+}
+
+/* Each refused with its message, nothing left behind, twice over. */
+static void corpus_test_refused(struct kunit *test)
+{
+	unsigned int i, round;
+
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < ARRAY_SIZE(corpus); i++)
+			if (module_blob_find(corpus[i].name))
+				corpus_test_one(test, &corpus[i]);
+}
+
+/* And the good module they come from loads, with the keys flipped. */
+static void corpus_test_good_one(struct kunit *test)
+{
+	struct module *mod;
+
+	static_branch_enable(&jlm_core_false);
+	mod = load_module("jlm_core_user");
+	KUNIT_EXPECT_FALSE(test, IS_ERR(mod));
+	static_branch_disable(&jlm_core_false);
+	if (!IS_ERR(mod))
+		KUNIT_EXPECT_EQ(test, delete_module("jlm_core_user"), 0);
+}
+
+static struct kunit_case corpus_cases[] = {
+	KUNIT_CASE(corpus_test_complete),
+	KUNIT_CASE(corpus_test_refused),
+	KUNIT_CASE(corpus_test_good_one),
+	{}
+};
+
+static struct kunit_suite corpus_suite = {
+	.name = "module_corpus",
+	.test_cases = corpus_cases,
+};
+kunit_test_suite(corpus_suite);
