@@ -5,7 +5,8 @@
     scripts/mkbadmodules.py GOOD.ko OUTDIR
 
 writes OUTDIR/bad_<what>.ko, one file per way a module can be broken, each
-the good module with one thing wrong (a field of the ELF header, a section
+the good module renamed (name= in .modinfo, which the loader checks
+against the blob's name: so <what> is short) with one thing wrong (a field of the ELF header, a section
 header, a symbol, a relocation, a jump entry or a site's bytes). The
 booted kernel's module_corpus suite (kernel/module/corpus_test.c) loads
 every bad_* blob and expects the loader to refuse it with the message its
@@ -61,6 +62,21 @@ class Module:
     def shdr_off(self, name):
         return self.shoff + self.sections[name][0] * self.shentsize
 
+    def renamed(self, name):
+        """The bytes with .modinfo's name= set to name (no longer than it)."""
+        info = self.sec(".modinfo")
+        start = info["sh_offset"]
+        blob = self.data[start:start + info["sh_size"]]
+        old = blob.index(b"name=")
+        end = blob.index(b"\0", old)
+        new = b"name=" + name.encode()
+        if len(new) > end - old:
+            raise SystemExit("mkbadmodules: %s is longer than the good "
+                             "module's name" % name)
+        data = bytearray(self.data)
+        data[start + old:start + end] = new.ljust(end - old, b"\0")
+        return data
+
     def section_sym(self, name):
         return self.section_syms[self.sections[name][0]]
 
@@ -106,35 +122,35 @@ def variants(m):
     yield "truncated", lambda d: d[:len(d) * 3 // 5]
     yield "magic", at(1, "3s", b"ELG")
     yield "class32", at(4, "B", 1)
-    yield "big_endian", at(5, "B", 2)
-    yield "ident_version", at(6, "B", 0)
+    yield "endian", at(5, "B", 2)
+    yield "identver", at(6, "B", 0)
     yield "exec", at(16, "H", 2)
     yield "machine", at(18, "H", 3)
     yield "version", at(20, "I", 0)
     yield "shentsize", at(58, "H", 32)
-    yield "shoff_past_end", at(40, "Q", len(m.data) + 64)
+    yield "shoff", at(40, "Q", len(m.data) + 64)
     yield "shstrndx", at(62, "H", m.shnum + 5)
-    yield "section_past_end", at(shdr_text + 24, "Q", len(m.data) - 16)
-    yield "section_size_overflow", at(shdr_text + 32, "Q", 2**64 - 8)
+    yield "secpast", at(shdr_text + 24, "Q", len(m.data) - 16)
+    yield "secsize", at(shdr_text + 32, "Q", 2**64 - 8)
     yield "align", at(shdr_text + 48, "Q", 24)
-    yield "strtab_unterminated", at(strtab["sh_offset"] + strtab["sh_size"] - 1,
+    yield "strtab", at(strtab["sh_offset"] + strtab["sh_size"] - 1,
                                     "B", ord("x"))
-    yield "no_symtab", at(m.shdr_off(".symtab") + 4, "I", SHT_PROGBITS)
-    yield "sym_name", at(m.sym_off("jlm_register"), "I",
+    yield "nosymtab", at(m.shdr_off(".symtab") + 4, "I", SHT_PROGBITS)
+    yield "symname", at(m.sym_off("jlm_register"), "I",
                          strtab["sh_size"] + 100)
-    yield "sym_shndx", at(m.sym_off("init_module") + 6, "H", m.shnum + 3)
-    yield "sym_common", at(m.sym_off("init_module") + 6, "H", 0xfff2)
-    yield "rel_section", at(m.shdr_off(rinit) + 4, "I", SHT_REL)
-    yield "rela_target", at(m.shdr_off(rinit) + 44, "I", m.shnum + 1)
-    yield "rela_link", at(m.shdr_off(rinit) + 40, "I",
+    yield "symshndx", at(m.sym_off("init_module") + 6, "H", m.shnum + 3)
+    yield "symcommon", at(m.sym_off("init_module") + 6, "H", 0xfff2)
+    yield "relsec", at(m.shdr_off(rinit) + 4, "I", SHT_REL)
+    yield "rtarget", at(m.shdr_off(rinit) + 44, "I", m.shnum + 1)
+    yield "rlink", at(m.shdr_off(rinit) + 40, "I",
                           m.sections[".strtab"][0])
     r0 = m.relas[rinit][1]
-    yield "rela_symbol", at(m.rela_off(rinit, 1) + 8, "Q",
+    yield "rsymbol", at(m.rela_off(rinit, 1) + 8, "Q",
                             ((m.nsyms + 10) << 32) | (r0["r_info"] & 0xffffffff))
-    yield "rela_offset", at(m.rela_off(rinit, 1), "Q",
+    yield "roffset", at(m.rela_off(rinit, 1), "Q",
                             m.sec(".init.text")["sh_size"] - 2)
-    yield "rela_type", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_GOTPCREL)
-    yield "rela_overflow", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_32)
+    yield "rtype", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_GOTPCREL)
+    yield "roverflow", at(m.rela_off(rinit, 1) + 8, "I", R_X86_64_32)
 
     name = m.syms["jlm_register"][1]["st_name"]
     yield "undefined", at(strtab["sh_offset"] + name, "12s", b"jlm_registeX")
@@ -142,15 +158,15 @@ def variants(m):
     modinfo = m.sec(".modinfo")
     blob = m.data[modinfo["sh_offset"]:modinfo["sh_offset"] + modinfo["sh_size"]]
     lic = blob.index(b"license=GPL")
-    yield "gpl_only", at(modinfo["sh_offset"] + lic, "11s", b"license=BSD")
+    yield "gplonly", at(modinfo["sh_offset"] + lic, "11s", b"license=BSD")
 
-    yield "jump_site_outside", at(m.rela_off(rjt, m.jump_rela(0)) + 16, "q",
+    yield "jsite", at(m.rela_off(rjt, m.jump_rela(0)) + 16, "q",
                                   text["sh_size"] + 0x1000)
     # The key field: PC32 against .text's section symbol, addend 0.
     key = m.rela_off(rjt, m.jump_rela(2))
-    yield "jump_key_in_text", lambda d: at(key + 16, "q", 0)(
+    yield "jkey", lambda d: at(key + 16, "q", 0)(
         at(key + 8, "Q", (m.section_sym(".text") << 32) | 2)(d))
-    yield "jump_site_bytes", at(site0, "2s", b"\x0f\x0b")
+    yield "jbytes", at(site0, "2s", b"\x0f\x0b")
 
 
 def main(argv):
@@ -161,7 +177,8 @@ def main(argv):
     os.makedirs(argv[2], exist_ok=True)
     n = 0
     for name, patch in variants(m):
-        data = patch(bytearray(m.data))
+        data = m.renamed("bad_" + name)
+        data = patch(data)
         with open(os.path.join(argv[2], "bad_%s.ko" % name), "wb") as f:
             f.write(data)
         n += 1
