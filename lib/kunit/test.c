@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <linux/tick.h>
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 
 extern struct kunit_suite *const __kunit_suites_start[];
 extern struct kunit_suite *const __kunit_suites_end[];
@@ -495,11 +496,13 @@ int kunit_run_all_tests(void)
 	if (!nr)
 		return kunit_report_none();
 	nr = 0;
+	static_branch_enable(&kunit_running);
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
 		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||
 		    !kunit_count_cases(*s))
 			continue;
 		failed += kunit_run_suite(*s, ++nr);
 	}
+	static_branch_disable(&kunit_running);
 	return failed;
 }
