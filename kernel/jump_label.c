@@ -13,6 +13,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
@@ -233,6 +234,7 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 		return false;
 	return __static_key_inc_not_disabled(key);
 }
+EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
 static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 {
@@ -267,6 +269,7 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 	static_key_cpus_unlock(locked);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
 
 bool static_key_slow_inc(struct static_key *key)
 {
@@ -277,6 +280,7 @@ bool static_key_slow_inc(struct static_key *key)
 	cpus_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_GPL(static_key_slow_inc);
 
 static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
@@ -316,6 +320,7 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 	__static_key_slow_dec(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
 void static_key_slow_dec(struct static_key *key)
 {
@@ -323,6 +328,7 @@ void static_key_slow_dec(struct static_key *key)
 	__static_key_slow_dec(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
 static void __static_key_enable(struct static_key *key, unsigned long caller)
 {
@@ -354,6 +360,7 @@ void static_key_enable_cpuslocked(struct static_key *key)
 	__static_key_enable(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
 
 void static_key_enable(struct static_key *key)
 {
@@ -361,6 +368,7 @@ void static_key_enable(struct static_key *key)
 	__static_key_enable(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_enable);
 
 static void __static_key_disable(struct static_key *key, unsigned long caller)
 {
@@ -393,6 +401,7 @@ void static_key_disable_cpuslocked(struct static_key *key)
 	__static_key_disable(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
 
 void static_key_disable(struct static_key *key)
 {
@@ -400,6 +409,7 @@ void static_key_disable(struct static_key *key)
 	__static_key_disable(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_disable);
 
 struct jump_label_stats jump_label_stats;
 
@@ -628,6 +638,7 @@ void jump_label_update_timeout(struct work_struct *work)
 
 	static_key_slow_dec(&key->key);
 }
+EXPORT_SYMBOL_GPL(jump_label_update_timeout);
 
 /*
  * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
@@ -663,14 +674,17 @@ void __static_key_slow_dec_deferred(struct static_key *key,
 		return;
 	schedule_delayed_work(work, timeout);
 }
+EXPORT_SYMBOL_GPL(__static_key_slow_dec_deferred);
 
 void __static_key_deferred_flush(void *key, struct delayed_work *work)
 {
 	flush_delayed_work(work);
 }
+EXPORT_SYMBOL_GPL(__static_key_deferred_flush);
 
 void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
 {
 	key->timeout = rl;
 	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
 }
+EXPORT_SYMBOL_GPL(jump_label_rate_limit);
