@@ -317,7 +317,11 @@ $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
 # build with one line) and writes $(O)/Module.symvers.
 #
 # make modules also puts a copy of each module, without debug sections, in
-# $(O)/iso-modules/<name>.ko.
+# $(O)/iso-modules/<name>.ko: the ISO carries every .ko of that directory
+# as a GRUB module whose string is <name>. Other rules may add blobs there;
+# they add their files to $(iso-modules), so that the ISO (and the list of
+# what it carries, which the kernel's module_blob test checks) waits for
+# them.
 ISO_MODULES_DIR := $(O)/iso-modules
 MODPOST := $(PYTHON) scripts/modpost.py
 
@@ -387,11 +391,19 @@ $(O)/$(M)/Module.symvers: $(O)/Module.symvers $(call mod-kos,$(ext-modules)) \
 		$(call mod-kos,$(ext-modules))
 endif
 
+# What the ISO carries: each .ko of $(ISO_MODULES_DIR), its size, CRC32 and
+# SHA-1, as a header the module_blob test compiles in. Rewritten only when
+# it changes: the ISO (and that test) are rebuilt then, and only then.
+$(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FORCE
+	@mkdir -p $(@D) $(ISO_MODULES_DIR)
+	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
 PHONY += modules
 ifdef M
 modules: $(O)/$(M)/Module.symvers
 else
-modules: $(O)/Module.symvers $(iso-modules)
+modules: $(O)/Module.symvers $(O)/include/generated/module_blobs.h
 endif
 
 -include $(mod-all-objs:.o=.d)
@@ -411,9 +423,10 @@ $(ISO_DIR)/cmdline: FORCE
 	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh
+$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
+		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR)
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
