@@ -511,8 +511,10 @@ help:
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
-	@echo '  all            - build $(O)/vmlinux (the default)'
-	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..."'
+	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
+	@echo '  modules        - build the modules (obj-m), check them (modpost), stage them'
+	@echo '                   in $(O)/iso-modules; with M=dir, the modules of dir instead'
+	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..." and the modules'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
 	@echo '  olddefconfig   - update .config, new symbols take their defaults'
@@ -526,7 +528,8 @@ help:
 	@echo '  mrproper       - remove $(O) entirely'
 	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
 	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters" (passed as written),'
-	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O)'
+	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O),'
+	@echo '           M=dir (modules outside the tree walk, for make modules)'
 
 PHONY += FORCE
 FORCE:
