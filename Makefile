@@ -4,7 +4,8 @@
 #
 # Each directory's Makefile lists "obj-y += foo.o" / "obj-$(CONFIG_X) += bar.o"
 # and "obj-y += subdir/"; this file walks them from $(core-y) and builds every
-# object into $(O), mirroring the source tree. "make help" lists the targets.
+# object into $(O), mirroring the source tree. "obj-m += foo.o" lists a
+# loadable module instead (see "Modules" below). "make help" lists the targets.
 
 PHONY :=
 
@@ -36,6 +37,22 @@ ifneq ($(filter $(patsubst %/,%,$(build-dir))/%,$(CURDIR)/),)
 $(error O=$(O) is the source tree or contains it: choose a directory inside it, e.g. O=build)
 endif
 override O := $(patsubst $(CURDIR)/%,%,$(build-dir))
+
+# M=dir builds the modules listed in dir/Makefile (outside the walk below)
+# against this kernel: into $(O)/dir, checked by modpost, not put on the
+# ISO. dir must be inside the source tree; it is made relative to it.
+ifneq ($(origin M),undefined)
+ifeq ($(strip $(M)),)
+$(error M= is empty: give the directory of the modules, e.g. M=modules/foo)
+endif
+override M := $(patsubst $(CURDIR)/%,%,$(abspath $(M)))
+ifneq ($(filter /%,$(M)),)
+$(error M=$(M) is outside the source tree: modules are built from inside it)
+endif
+ifeq ($(wildcard $(M)/Makefile),)
+$(error M=$(M): no $(M)/Makefile listing the modules (obj-m += foo.o))
+endif
+endif
 
 KCONFIG_CONFIG ?= $(O)/.config
 # kconfiglib reads $KCONFIG_CONFIG: it gets it on its own command lines and
@@ -69,7 +86,7 @@ no-dot-config := help clean mrproper deps format bench stress $(config-targets)
 
 # The default goal.
 PHONY += all
-all: $(O)/vmlinux
+all: $(O)/vmlinux modules
 
 ifeq ($(filter-out $(no-dot-config),$(MAKECMDGOALS)),)
 ifneq ($(MAKECMDGOALS),)
@@ -105,22 +122,55 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 		  -z noexecstack --no-warn-rwx-segments --build-id=none
 
 # ---------------------------------------------------------------------------
-# Walk the obj-y lists. descend(dir/) includes dir/Makefile with a fresh
-# obj-y, records its objects and recurses into the subdirectories it names.
+# Walk the obj-y and obj-m lists. descend(dir/,y) includes dir/Makefile with
+# fresh lists: its obj-y objects go into the kernel, its obj-m objects are
+# modules, and it recurses into the subdirectories either list names.
+# descend(dir/,m) is for a directory of modules only (modules/, one an obj-m
+# list names, M=): every object either list names is a module, so that
+# obj-$(CONFIG_X) works there whether X is y or m.
 core-y := arch/x86/ kernel/ mm/ lib/
+modules-y := modules/
 
 define descend
 obj-y :=
+obj-m :=
 include $(1)Makefile
-objs-$(1) := $$(addprefix $(1),$$(filter %.o,$$(obj-y)))
-subdirs-$(1) := $$(addprefix $(1),$$(filter %/,$$(obj-y)))
-kernel-objs += $$(objs-$(1))
-$$(foreach d,$$(subdirs-$(1)),$$(eval $$(call descend,$$(d))))
+mods-$(1) := $(if $(filter m,$(2)),$$(obj-y)) $$(obj-m)
+kernel-objs += $(if $(filter y,$(2)),$$(addprefix $(1),$$(filter %.o,$$(obj-y))))
+$$(foreach m,$$(filter %.o,$$(mods-$(1))),$$(eval $$(call add-module,$(1),$$(m))))
+subdirs-y-$(1) := $(if $(filter y,$(2)),$$(addprefix $(1),$$(filter %/,$$(obj-y))))
+subdirs-m-$(1) := $$(filter-out $$(subdirs-y-$(1)),$$(addprefix $(1),$$(filter %/,$$(mods-$(1)))))
+$$(foreach d,$$(subdirs-y-$(1)),$$(eval $$(call descend,$$(d),y)))
+$$(foreach d,$$(subdirs-m-$(1)),$$(eval $$(call descend,$$(d),m)))
+endef
+
+# add-module(dir/,foo.o): module foo from dir/, made of $(foo-y) (objects
+# of dir/, "foo-y := a.o b.o") or else of foo.o. A name is a module's
+# identity from the ISO to the loader, so two modules may not share one.
+# As in Kbuild, a '-' in the file name is a '_' in the module's name.
+define add-module
+$(eval mod := $(subst -,_,$(basename $(2))))
+$$(if $$(filter $(mod),$$(module-names)),$$(error $(1)Makefile: a module named $(mod) exists already, in $$(mod-dir-$(mod))))
+module-names += $(mod)
+$(mod-set) += $(mod)
+mod-dir-$(mod) := $(1)
+mod-ko-$(mod) := $(O)/$(1)$(basename $(2)).ko
+mod-objs-$(mod) := $$(addprefix $(O)/$(1),$$(or $$($(basename $(2))-y),$(2)))
+$(basename $(2))-y :=
 endef
 
 kernel-objs :=
+module-names :=
+modules :=
+ext-modules :=
 ifneq ($(skip-config),1)
-$(foreach d,$(core-y),$(eval $(call descend,$(d))))
+mod-set := modules
+$(foreach d,$(core-y),$(eval $(call descend,$(d),y)))
+$(foreach d,$(modules-y),$(eval $(call descend,$(d),m)))
+ifdef M
+mod-set := ext-modules
+$(eval $(call descend,$(M)/,m))
+endif
 endif
 kernel-objs := $(addprefix $(O)/,$(kernel-objs))
 
@@ -189,18 +239,23 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d.tmp)
 fixdep = $(FIXDEP) $(@:.o=.d.tmp) $@ $(O)/include/config/sym > $(@:.o=.d) && \
 	 rm -f $(@:.o=.d.tmp)
 
+# A module's objects are compiled with -DMODULE and the module's name
+# (modname-<object>, set under "Modules" below); the kernel's without.
+modflags = $(if $(modname-$@),-DMODULE -DKBUILD_MODNAME='"$(modname-$@)"')
+modtag = $(if $(modname-$@), [M])
+
 $(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP)
-	$(quiet) CC $@
+	$(quiet) 'CC$(modtag)' $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(CFLAGS_$(notdir $@)) \
-		$(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \
+		$(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
 	$(Q)$(fixdep)
 
 $(O)/%.o: %.S | $(O)/include/generated/autoconf.h $(FIXDEP)
-	$(quiet) AS $@
+	$(quiet) 'AS$(modtag)' $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -fno-pie -mcmodel=kernel \
-		$(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) $(modflags) -fno-pie \
+		-mcmodel=kernel $(DEPFLAGS) -c -o $@ $<
 	$(Q)$(fixdep)
 
 $(O)/%.s: %.c $(O)/include/generated/autoconf.h
@@ -253,6 +308,109 @@ $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
 	$(Q)$(NM) -n $@ > $(O)/System.map
 
 # ---------------------------------------------------------------------------
+# Modules. Each module foo (add-module above) is compiled with the kernel's
+# flags plus -DMODULE -DKBUILD_MODNAME='"foo"', then linked "ld -r" with a
+# generated foo.mod.o (.modinfo: name=foo) into foo.ko beside its objects.
+# scripts/modpost.py checks every .ko against the exports of vmlinux and of
+# the other modules (a symbol nobody exports, a GPL-only one in a module
+# whose license is not GPL-compatible, an export made twice: each stops the
+# build with one line) and writes $(O)/Module.symvers.
+#
+# make modules also puts a copy of each module, without debug sections, in
+# $(O)/iso-modules/<name>.ko: the ISO carries every .ko of that directory
+# as a GRUB module whose string is <name>. Other rules may add blobs there;
+# they add their files to $(iso-modules), so that the ISO (and the list of
+# what it carries, which the kernel's module_blob test checks) waits for
+# them.
+ISO_MODULES_DIR := $(O)/iso-modules
+MODPOST := $(PYTHON) scripts/modpost.py
+
+mod-kos = $(foreach m,$(1),$(mod-ko-$(m)))
+# $(call update-file,TEXT): TEXT into $@, unless $@ holds it already.
+update-file = mkdir -p $(@D); echo '$(1)' | cmp -s - $@ || echo '$(1)' > $@
+mod-file = $(dir $(mod-ko-$(1))).$(notdir $(mod-ko-$(1))).$(2)
+mod-all-objs := $(foreach m,$(modules) $(ext-modules),\
+		  $(mod-objs-$(m)) $(mod-ko-$(m):.ko=.mod.o))
+$(foreach m,$(modules) $(ext-modules),$(foreach o,$(mod-objs-$(m)) \
+	$(mod-ko-$(m):.ko=.mod.o),$(eval modname-$(o) := $(m))))
+iso-modules := $(foreach m,$(modules),$(ISO_MODULES_DIR)/$(m).ko)
+
+# foo.mod.c is the same for every module: the name comes from the flags.
+$(O)/%.mod.c:
+	@mkdir -p $(@D)
+	$(Q)printf '%s\n' '/* Generated by the Makefile: the module'"'"'s name for the loader. */' \
+		'#include <linux/module.h>' '' 'MODULE_INFO(name, KBUILD_MODNAME);' > $@
+
+$(filter %.mod.o,$(mod-all-objs)): %.mod.o: %.mod.c | \
+		$(O)/include/generated/autoconf.h $(FIXDEP)
+	$(quiet) 'CC [M]' $@
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) $(DEPFLAGS) \
+		-c -o $@ $<
+	$(Q)$(fixdep)
+
+# A module's .ko, and the list of its objects: a changed foo-y relinks it.
+define module-rules
+$(mod-ko-$(1)): $(mod-objs-$(1)) $(mod-ko-$(1):.ko=.mod.o) $(call mod-file,$(1),objs)
+	$$(quiet) 'LD [M]' $$@
+	$$(Q)$$(LD) -r -m elf_x86_64 --build-id=none -o $$@ \
+		$(mod-objs-$(1)) $(mod-ko-$(1):.ko=.mod.o)
+
+$(call mod-file,$(1),objs): FORCE
+	@$$(call update-file,$(mod-objs-$(1)))
+endef
+
+# The copy the ISO carries, named after the module (for in-tree modules).
+define iso-module-rule
+$(ISO_MODULES_DIR)/$(1).ko: $(mod-ko-$(1))
+	$$(quiet) STRIP $$@
+	@mkdir -p $$(@D)
+	$$(Q)$$(OBJCOPY) --strip-debug $$< $$@
+endef
+
+$(foreach m,$(modules) $(ext-modules),$(eval $(call module-rules,$(m))))
+$(foreach m,$(modules),$(eval $(call iso-module-rule,$(m))))
+
+# The set of modules modpost checks: one going away reruns it too.
+$(O)/.modules: FORCE
+	@$(call update-file,$(call mod-kos,$(modules)))
+
+$(O)/Module.symvers: $(O)/vmlinux $(call mod-kos,$(modules)) $(O)/.modules \
+		     scripts/modpost.py
+	$(quiet) MODPOST $@
+	$(Q)$(MODPOST) --vmlinux $(O)/vmlinux --out $@ $(call mod-kos,$(modules))
+
+# M=dir: dir's modules against the kernel's and the in-tree modules' exports.
+ifdef M
+$(O)/$(M)/.modules: FORCE
+	@$(call update-file,$(call mod-kos,$(ext-modules)))
+
+$(O)/$(M)/Module.symvers: $(O)/Module.symvers $(call mod-kos,$(ext-modules)) \
+			  $(O)/$(M)/.modules scripts/modpost.py
+	$(quiet) MODPOST $@
+	$(Q)$(MODPOST) --symvers $(O)/Module.symvers --out $@ \
+		$(call mod-kos,$(ext-modules))
+endif
+
+# What the ISO carries: each .ko of $(ISO_MODULES_DIR), its size, CRC32 and
+# SHA-1, as a header the module_blob test compiles in. Rewritten only when
+# it changes: the ISO (and that test) are rebuilt then, and only then.
+$(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FORCE
+	@mkdir -p $(@D) $(ISO_MODULES_DIR)
+	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(O)/kernel/module_blob_test.o: $(O)/include/generated/module_blobs.h
+
+PHONY += modules
+ifdef M
+modules: $(O)/$(M)/Module.symvers
+else
+modules: $(O)/Module.symvers $(O)/include/generated/module_blobs.h
+endif
+
+-include $(mod-all-objs:.o=.d)
+
+# ---------------------------------------------------------------------------
 # Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE), in
 # $(ISO_DIR) (default $(O); the runner boots one kernel with several command
 # lines). CMDLINE reaches scripts/grub_cmdline.py unexpanded ($(value)) in
@@ -267,9 +425,10 @@ $(ISO_DIR)/cmdline: FORCE
 	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh
+$(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
+		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR)
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
@@ -352,8 +511,10 @@ help:
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
-	@echo '  all            - build $(O)/vmlinux (the default)'
-	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..."'
+	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
+	@echo '  modules        - build the modules (obj-m), check them (modpost), stage them'
+	@echo '                   in $(O)/iso-modules; with M=dir, the modules of dir instead'
+	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..." and the modules'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
 	@echo '  olddefconfig   - update .config, new symbols take their defaults'
@@ -367,7 +528,8 @@ help:
 	@echo '  mrproper       - remove $(O) entirely'
 	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
 	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters" (passed as written),'
-	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O)'
+	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O),'
+	@echo '           M=dir (modules outside the tree walk, for make modules)'
 
 PHONY += FORCE
 FORCE:

@@ -22,6 +22,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/lockorder.h>
 #include <linux/moduleparam.h>
@@ -96,6 +97,7 @@ bool cpus_lock_held(void)
 
 	return t->cpus_read_depth || cpus_write_held_by(t);
 }
+EXPORT_SYMBOL_GPL(cpus_lock_held);
 
 /*
  * The writer waiting for the readers, or NULL. Only meaningful for a task
@@ -165,6 +167,7 @@ void cpus_read_lock(void)
 	__percpu_down_read(&cpu_hotplug_lock);
 	t->cpus_read_depth = 1;
 }
+EXPORT_SYMBOL_GPL(cpus_read_lock);
 
 int cpus_read_trylock(void)
 {
@@ -181,6 +184,7 @@ int cpus_read_trylock(void)
 	t->cpus_read_depth = 1;
 	return 1;
 }
+EXPORT_SYMBOL_GPL(cpus_read_trylock);
 
 static noinline void cpus_read_unbalanced(struct task_struct *t,
 					  unsigned long caller)
@@ -211,6 +215,7 @@ void cpus_read_unlock(void)
 	}
 	cpus_read_unbalanced(t, _RET_IP_);
 }
+EXPORT_SYMBOL_GPL(cpus_read_unlock);
 
 void cpus_write_lock(void)
 {

@@ -13,6 +13,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
@@ -235,6 +236,7 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 		return false;
 	return __static_key_inc_not_disabled(key);
 }
+EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
 static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 {
@@ -269,6 +271,7 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 	static_key_cpus_unlock(locked);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
 
 bool static_key_slow_inc(struct static_key *key)
 {
@@ -283,6 +286,7 @@ bool static_key_slow_inc(struct static_key *key)
 	cpus_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_GPL(static_key_slow_inc);
 
 /* n > 1 -> n - 1 without any lock: true if done (no code changes). */
 static bool static_key_dec_above_one(struct static_key *key)
@@ -331,6 +335,7 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 	__static_key_slow_dec(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
 void static_key_slow_dec(struct static_key *key)
 {
@@ -341,6 +346,7 @@ void static_key_slow_dec(struct static_key *key)
 	__static_key_slow_dec(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
 static void __static_key_enable(struct static_key *key, unsigned long caller)
 {
@@ -372,6 +378,7 @@ void static_key_enable_cpuslocked(struct static_key *key)
 	__static_key_enable(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
 
 void static_key_enable(struct static_key *key)
 {
@@ -379,6 +386,7 @@ void static_key_enable(struct static_key *key)
 	__static_key_enable(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_enable);
 
 static void __static_key_disable(struct static_key *key, unsigned long caller)
 {
@@ -411,6 +419,7 @@ void static_key_disable_cpuslocked(struct static_key *key)
 	__static_key_disable(key, _RET_IP_);
 	static_key_cpus_unlock(locked);
 }
+EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
 
 void static_key_disable(struct static_key *key)
 {
@@ -418,6 +427,7 @@ void static_key_disable(struct static_key *key)
 	__static_key_disable(key, _RET_IP_);
 	cpus_read_unlock();
 }
+EXPORT_SYMBOL_GPL(static_key_disable);
 
 struct jump_label_stats jump_label_stats;
 
@@ -1050,6 +1060,7 @@ void jump_label_update_timeout(struct work_struct *work)
 
 	static_key_slow_dec(&key->key);
 }
+EXPORT_SYMBOL_GPL(jump_label_update_timeout);
 
 /*
  * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
@@ -1085,14 +1096,17 @@ void __static_key_slow_dec_deferred(struct static_key *key,
 		return;
 	schedule_delayed_work(work, timeout);
 }
+EXPORT_SYMBOL_GPL(__static_key_slow_dec_deferred);
 
 void __static_key_deferred_flush(void *key, struct delayed_work *work)
 {
 	flush_delayed_work(work);
 }
+EXPORT_SYMBOL_GPL(__static_key_deferred_flush);
 
 void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
 {
 	key->timeout = rl;
 	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
 }
+EXPORT_SYMBOL_GPL(jump_label_rate_limit);

@@ -6,6 +6,7 @@
  * it waits for; both sides take k->lock, so the wake-up is never lost.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -134,6 +135,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	va_end(args);
 	return t;
 }
+EXPORT_SYMBOL(kthread_create);
 
 void kthread_bind(struct task_struct *t, unsigned int cpu)
 {
@@ -143,6 +145,7 @@ void kthread_bind(struct task_struct *t, unsigned int cpu)
 	t->flags |= PF_NO_SETAFFINITY;
 	t->kthread->bound_cpu = cpu;
 }
+EXPORT_SYMBOL(kthread_bind);
 
 struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
 					  void *data, unsigned int cpu,
@@ -157,6 +160,7 @@ struct task_struct *kthread_create_on_cpu(int (*threadfn)(void *data),
 		kthread_bind(t, cpu);
 	return t;
 }
+EXPORT_SYMBOL(kthread_create_on_cpu);
 
 struct task_struct *kthread_run_on_cpu(int (*threadfn)(void *data),
 				       void *data, unsigned int cpu,
@@ -169,11 +173,13 @@ struct task_struct *kthread_run_on_cpu(int (*threadfn)(void *data),
 		wake_up_process(t);
 	return t;
 }
+EXPORT_SYMBOL(kthread_run_on_cpu);
 
 bool kthread_should_stop(void)
 {
 	return kthread_test(current->kthread, KTHREAD_SHOULD_STOP);
 }
+EXPORT_SYMBOL(kthread_should_stop);
 
 void kthread_wait_stop(void)
 {
@@ -190,6 +196,7 @@ bool kthread_should_park(void)
 {
 	return kthread_test(current->kthread, KTHREAD_SHOULD_PARK);
 }
+EXPORT_SYMBOL_GPL(kthread_should_park);
 
 int kthread_stop(struct task_struct *t)
 {
@@ -210,6 +217,7 @@ int kthread_stop(struct task_struct *t)
 	put_task_struct(t);
 	return ret;
 }
+EXPORT_SYMBOL(kthread_stop);
 
 /* The thread parks in here while kthread_should_park(). */
 void kthread_parkme(void)
@@ -226,6 +234,7 @@ void kthread_parkme(void)
 	}
 	__set_current_state(TASK_RUNNING);
 }
+EXPORT_SYMBOL_GPL(kthread_parkme);
 
 /* 0 once the thread is parked; -ENOSYS if it has exited. */
 int kthread_park(struct task_struct *t)
@@ -242,6 +251,7 @@ int kthread_park(struct task_struct *t)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(kthread_park);
 
 void kthread_unpark(struct task_struct *t)
 {
@@ -259,3 +269,4 @@ void kthread_unpark(struct task_struct *t)
 	kthread_clear(k, KTHREAD_SHOULD_PARK);
 	wake_up_process(t);
 }
+EXPORT_SYMBOL_GPL(kthread_unpark);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sleeping mutexes: see <linux/mutex.h> for the rules. */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -21,6 +22,7 @@ void __mutex_init(struct mutex *lock, const char *name,
 	lock->owner_ip = 0;
 	lockorder_map_init(&lock->dep_map, name, key);
 }
+EXPORT_SYMBOL(__mutex_init);
 
 /* One cmpxchg, a full barrier: free -> current. */
 static bool mutex_try_acquire(struct mutex *lock)
@@ -84,6 +86,7 @@ void mutex_lock(struct mutex *lock)
 	lock->owner_ip = ip;
 	WRITE_ONCE(lock->owner_pid, current->pid);
 }
+EXPORT_SYMBOL(mutex_lock);
 
 int mutex_trylock(struct mutex *lock)
 {
@@ -94,6 +97,7 @@ int mutex_trylock(struct mutex *lock)
 	lockorder_acquire_try(&lock->dep_map, _RET_IP_);
 	return 1;
 }
+EXPORT_SYMBOL(mutex_trylock);
 
 void mutex_unlock(struct mutex *lock)
 {
@@ -116,3 +120,4 @@ void mutex_unlock(struct mutex *lock)
 	}
 	spin_unlock(&lock->wait_lock);
 }
+EXPORT_SYMBOL(mutex_unlock);

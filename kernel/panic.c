@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/kernel.h>
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -37,6 +38,7 @@ void __noreturn panic(const char *fmt, ...)
 	pr_emerg("---[ end Kernel panic - not syncing: %s ]---\n", buf);
 	machine_power_off(QEMU_EXIT_PANIC);
 }
+EXPORT_SYMBOL(panic);
 
 void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	    ...)
@@ -59,6 +61,7 @@ void __warn(const char *file, int line, unsigned long caller, const char *fmt,
 	show_stack_from((unsigned long)__builtin_frame_address(0), KERN_WARNING);
 	pr_warn("---[ end trace ]---\n");
 }
+EXPORT_SYMBOL(__warn);
 
 void __noreturn oops_end(const char *what)
 {
@@ -83,3 +86,4 @@ void __noreturn __bug(const char *file, int line, const char *cond)
 	dump_stack();
 	oops_end("BUG");
 }
+EXPORT_SYMBOL(__bug);

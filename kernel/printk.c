@@ -14,6 +14,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/delay.h>
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -185,6 +186,7 @@ int vprintk(const char *fmt, va_list args)
 	local_irq_restore(flags);
 	return len;
 }
+EXPORT_SYMBOL(vprintk);
 
 int printk(const char *fmt, ...)
 {
@@ -196,6 +198,7 @@ int printk(const char *fmt, ...)
 	va_end(args);
 	return ret;
 }
+EXPORT_SYMBOL(printk);
 
 /* "prefix: 00 01 02 ..." sixteen bytes a line. */
 void print_hex_dump_bytes(const char *prefix, const void *buf, size_t len)

@@ -35,6 +35,7 @@
 
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/smp.h>
@@ -267,6 +268,7 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info,
 		csd_wait(&csd);
 	return 0;
 }
+EXPORT_SYMBOL(smp_call_function_single);
 
 void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func,
 			    void *info, int wait)
@@ -286,6 +288,7 @@ void on_each_cpu(smp_call_func_t func, void *info, int wait)
 	smp_stat_inc(&smp_stats.calls);
 	smp_call_mask(cpu_online_mask, func, info, wait, true);
 }
+EXPORT_SYMBOL(on_each_cpu);
 
 void __init smp_init(void)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The contended half of spin_lock(); see <linux/spinlock.h>. */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/spinlock.h>
 
 void spin_lock_slowpath(spinlock_t *lock)
@@ -13,3 +14,4 @@ void spin_lock_slowpath(spinlock_t *lock)
 			cpu_relax();
 	} while (!do_raw_spin_trylock(lock));
 }
+EXPORT_SYMBOL(spin_lock_slowpath);

@@ -9,6 +9,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bug.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
@@ -31,6 +32,7 @@ static DECLARE_WAIT_QUEUE_HEAD(wq_finished); /* an item finished */
 
 static struct workqueue_struct wq_system = { .name = "events" };
 struct workqueue_struct *system_wq = &wq_system;
+EXPORT_SYMBOL(system_wq);
 
 /* The pool of the kworker running, or NULL outside kworkers. */
 static struct worker_pool *wq_current_pool(void)
@@ -81,6 +83,7 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq,
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL(queue_work_on);
 
 /* With wq_lock held: a pending item whose timer is not armed gets queued. */
 static void __delayed_work_settle(struct delayed_work *dwork)
@@ -102,6 +105,7 @@ void delayed_work_timer_fn(struct timer_list *t)
 	__delayed_work_settle(dwork);
 	spin_unlock_irqrestore(&wq_lock, flags);
 }
+EXPORT_SYMBOL(delayed_work_timer_fn);
 
 /* With wq_lock held: arms (or, for delay 0, queues) a pending dwork. */
 static void __queue_delayed_locked(int cpu, struct delayed_work *dwork,
@@ -134,6 +138,7 @@ bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL(queue_delayed_work_on);
 
 /* With wq_lock held: takes a pending item back; true if it was pending. */
 static bool __cancel_locked(struct work_struct *work, struct timer_list *timer)
@@ -162,6 +167,7 @@ bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq,
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(mod_delayed_work_on);
 
 /* True (after a WARN naming caller) if the item is the one calling. */
 static bool wq_self_wait(struct work_struct *work, unsigned long caller)
@@ -197,6 +203,7 @@ bool flush_work(struct work_struct *work)
 	might_sleep();
 	return __flush_work(work, _RET_IP_);
 }
+EXPORT_SYMBOL_GPL(flush_work);
 
 bool flush_delayed_work(struct delayed_work *dwork)
 {
@@ -209,6 +216,7 @@ bool flush_delayed_work(struct delayed_work *dwork)
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return __flush_work(&dwork->work, _RET_IP_);
 }
+EXPORT_SYMBOL(flush_delayed_work);
 
 static bool __cancel_sync(struct work_struct *work, struct timer_list *timer,
 			  unsigned long caller)
@@ -232,12 +240,14 @@ bool cancel_work_sync(struct work_struct *work)
 	might_sleep();
 	return __cancel_sync(work, NULL, _RET_IP_);
 }
+EXPORT_SYMBOL_GPL(cancel_work_sync);
 
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
 	might_sleep();
 	return __cancel_sync(&dwork->work, &dwork->timer, _RET_IP_);
 }
+EXPORT_SYMBOL(cancel_delayed_work_sync);
 
 bool cancel_delayed_work(struct delayed_work *dwork)
 {
@@ -249,6 +259,7 @@ bool cancel_delayed_work(struct delayed_work *dwork)
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL(cancel_delayed_work);
 
 /* Sleeps until pool has work; returns it, started, with its queueing. */
 static struct work_struct *worker_take(struct worker_pool *pool,

@@ -11,6 +11,7 @@
 
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -27,6 +28,7 @@ void *memset(void *s, int c, size_t n)
 		     : "memory");
 	return s;
 }
+EXPORT_SYMBOL(memset);
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
@@ -38,6 +40,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 		     : "memory");
 	return dst;
 }
+EXPORT_SYMBOL(memcpy);
 
 /*
  * A forward copy is safe whenever dst is below src, even if the areas
@@ -55,6 +58,7 @@ __no_loop_patterns void *memmove(void *dst, const void *src, size_t n)
 		d[n] = s[n];
 	return dst;
 }
+EXPORT_SYMBOL(memmove);
 
 int memcmp(const void *a, const void *b, size_t n)
 {
@@ -66,6 +70,7 @@ int memcmp(const void *a, const void *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(memcmp);
 
 size_t strlen(const char *s)
 {
@@ -75,6 +80,7 @@ size_t strlen(const char *s)
 		p++;
 	return p - s;
 }
+EXPORT_SYMBOL(strlen);
 
 size_t strnlen(const char *s, size_t max)
 {
@@ -84,6 +90,7 @@ size_t strnlen(const char *s, size_t max)
 		n++;
 	return n;
 }
+EXPORT_SYMBOL(strnlen);
 
 int strcmp(const char *a, const char *b)
 {
@@ -97,6 +104,7 @@ int strcmp(const char *a, const char *b)
 	} while (c);
 	return 0;
 }
+EXPORT_SYMBOL(strcmp);
 
 int strncmp(const char *a, const char *b, size_t n)
 {
@@ -112,6 +120,7 @@ int strncmp(const char *a, const char *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(strncmp);
 
 char *strchr(const char *s, int c)
 {
@@ -121,6 +130,7 @@ char *strchr(const char *s, int c)
 	}
 	return (char *)s;
 }
+EXPORT_SYMBOL(strchr);
 
 char *strrchr(const char *s, int c)
 {
@@ -132,6 +142,7 @@ char *strrchr(const char *s, int c)
 	} while (*s++);
 	return (char *)last;
 }
+EXPORT_SYMBOL(strrchr);
 
 /*
  * Copies src into dst of size bytes, NUL-terminated whenever size > 0.
@@ -150,6 +161,7 @@ __no_loop_patterns size_t strscpy(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 	return src[n] ? (size_t)-E2BIG : n;
 }
+EXPORT_SYMBOL(strscpy);
 
 char *strstr(const char *haystack, const char *needle)
 {
@@ -161,6 +173,7 @@ char *strstr(const char *haystack, const char *needle)
 	}
 	return len ? NULL : (char *)haystack;
 }
+EXPORT_SYMBOL(strstr);
 
 /* The pattern character at p, or '\0' at its end. */
 static unsigned char glob_at(const char *p, const char *end)

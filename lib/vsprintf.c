@@ -18,6 +18,7 @@
  * conversion ends the output: the arguments after it cannot be found.
  */
 
+#include <linux/export.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -502,6 +503,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 		buf[min(o.pos, size - 1)] = '\0';
 	return min_t(size_t, o.pos, INT_MAX);
 }
+EXPORT_SYMBOL(vsnprintf);
 
 /* As vsnprintf(), but returns the length actually written. */
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
@@ -512,6 +514,7 @@ int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
 		return len;
 	return size ? size - 1 : 0;
 }
+EXPORT_SYMBOL(vscnprintf);
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -523,6 +526,7 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(args);
 	return len;
 }
+EXPORT_SYMBOL(snprintf);
 
 int scnprintf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -534,6 +538,7 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(args);
 	return len;
 }
+EXPORT_SYMBOL(scnprintf);
 
 /* Unbounded: the caller vouches that buf is large enough. */
 int sprintf(char *buf, const char *fmt, ...)
@@ -546,6 +551,7 @@ int sprintf(char *buf, const char *fmt, ...)
 	va_end(args);
 	return len;
 }
+EXPORT_SYMBOL(sprintf);
 
 /* The value of digit c in any base up to 36, or 36 if it is no digit. */
 static unsigned int digit_value(char c)
@@ -646,6 +652,7 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	*res = v;
 	return 0;
 }
+EXPORT_SYMBOL(kstrtoul);
 
 /* As kstrtoul(), but for an int, and a leading '-' is allowed too. */
 int kstrtoint(const char *s, unsigned int base, int *res)
@@ -664,6 +671,7 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 	*res = negative ? (int)-v : (int)v;
 	return 0;
 }
+EXPORT_SYMBOL(kstrtoint);
 
 /*
  * Reads as many digits as there are, without any check, and points *endp
@@ -680,3 +688,4 @@ unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base)
 		*endp = (char *)cp;
 	return v;
 }
+EXPORT_SYMBOL(simple_strtoul);

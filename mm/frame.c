@@ -73,6 +73,23 @@ void frame_reserve(phys_addr_t base, phys_addr_t size)
 	spin_unlock_irqrestore(&frame_lock, flags);
 }
 
+/*
+ * How many of the frames holding a byte of [base, base + size) are free:
+ * all of them for RAM nobody took, none for a reserved range.
+ */
+unsigned long frames_free_in(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long pfn = ALIGN_DOWN(base, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long end = ALIGN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
+	unsigned long flags, n = 0;
+
+	spin_lock_irqsave(&frame_lock, flags);
+	for (; pfn < min(end, max_pfn); pfn++)
+		n += frame_is_free(pfn);
+	spin_unlock_irqrestore(&frame_lock, flags);
+	return n;
+}
+
 /* The first run of n free frames at or after start, or 0 if none. */
 static unsigned long find_free_run(unsigned long start, unsigned long n)
 {

@@ -9,6 +9,7 @@
  * free objects; it is taken before the frame allocator's lock.
  */
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -130,11 +131,13 @@ void *kmalloc(size_t size, gfp_t flags)
 		memset(p, 0, size);
 	return p;
 }
+EXPORT_SYMBOL(kmalloc);
 
 void *kzalloc(size_t size, gfp_t flags)
 {
 	return kmalloc(size, flags | __GFP_ZERO);
 }
+EXPORT_SYMBOL(kzalloc);
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
@@ -142,6 +145,7 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 		return NULL;
 	return kzalloc(n * size, flags);
 }
+EXPORT_SYMBOL(kcalloc);
 
 static struct kmalloc_header *kmalloc_hdr(const void *p)
 {
@@ -164,6 +168,7 @@ size_t ksize(const void *p)
 		return h->nframes * PAGE_SIZE - sizeof(*h);
 	return class_size(h->class) - sizeof(*h);
 }
+EXPORT_SYMBOL(ksize);
 
 void kfree(const void *p)
 {
@@ -187,3 +192,4 @@ void kfree(const void *p)
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 }
+EXPORT_SYMBOL(kfree);

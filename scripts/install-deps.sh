@@ -3,8 +3,8 @@
 #
 # Installs the Debian packages the build and the QEMU boot need, if any is
 # missing (libelf-dev for scripts/jump_label_fixup.c, python3-pyelftools for
-# scripts/check_jump_table.py). As root it runs apt-get; otherwise it prints
-# the command to run.
+# scripts/check_jump_table.py and scripts/modpost.py). As root it runs
+# apt-get; otherwise it prints the command to run.
 # With --bench it also needs gnuplot (for make bench).
 set -e
 

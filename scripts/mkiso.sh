@@ -1,39 +1,81 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso: a GRUB (BIOS) ISO that boots
-# VMLINUX through multiboot2 with the command line in CMDLINE_FILE: its
-# arguments, already quoted for grub.cfg (scripts/grub_cmdline.py).
+# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR]: a GRUB (BIOS) ISO
+# that boots VMLINUX through multiboot2 with the command line in
+# CMDLINE_FILE: its arguments, already quoted for grub.cfg
+# (scripts/grub_cmdline.py). Every MODULES_DIR/<name>.ko goes along as
+# /boot/modules/<name>.ko, loaded by GRUB as a multiboot2 module whose
+# string is <name>, in the byte order of the names (as
+# scripts/module_blobs.py lists them).
 set -e
 
 vmlinux=$1
 cmdline=$(cat "$2")
 out=$3
+modules_dir=$4
 dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
-mkdir -p "$dir/boot/grub"
+mkdir -p "$dir/boot/grub" "$dir/boot/modules"
 cp "$vmlinux" "$dir/boot/vmlinux"
+
+names=""
+if [ -n "$modules_dir" ] && [ -d "$modules_dir" ]; then
+	names=$(cd "$modules_dir" && find . -maxdepth 1 -name '*.ko' -type f |
+		sed 's|^\./||; s|\.ko$||' | LC_ALL=C sort)
+fi
+for name in $names; do
+	cp "$modules_dir/$name.ko" "$dir/boot/modules/"
+done
+
+# The kernel boots only if it and every module loaded: each load that
+# fails clears "loaded" (flat: GRUB gives up on ifs nested a hundred
+# deep). GRUB's error for a load that fails (too little memory) goes to
+# the screen; the fallback below repeats the loads on the serial console,
+# where the error shows.
+loads() {
+	for name in $names; do
+		printf '\tif module2 /boot/modules/%s.ko %s; then true; else set loaded=n; fi\n' \
+			"$name" "$name"
+	done
+}
+retries() {
+	for name in $names; do
+		printf '\tmodule2 /boot/modules/%s.ko %s\n' "$name" "$name"
+	done
+}
+
 # When GRUB cannot load the kernel (with MEM=2M it runs out of memory), it
 # would wait at its menu on a screen nobody sees. Instead: the serial
 # console, the error again (the first went to the screen), one line of
 # ours, and power off through isa-debug-exit with 0x14 (QEMU status 41).
-cat > "$dir/boot/grub/grub.cfg" <<CFG
+{
+	cat <<CFG
 set timeout=0
 set default=0
 menuentry "kernel" {
-	if multiboot2 /boot/vmlinux $cmdline; then
+	set loaded=y
+	if multiboot2 /boot/vmlinux $cmdline; then true; else set loaded=n; fi
+CFG
+	loads
+	cat <<CFG
+	if [ \$loaded = y ]; then
 		boot
 	fi
 	serial --unit=0 --speed=115200
 	terminal_output serial
 	multiboot2 /boot/vmlinux
-	echo 'grub: cannot load the kernel (the error above; "out of memory" means too little RAM): powering off'
+CFG
+	retries
+	cat <<'CFG'
+	echo 'grub: cannot load the kernel or a module (the error above; "out of memory" means too little RAM): powering off'
 	insmod iorw
 	outb 0xf4 0x14
 	halt
 }
 CFG
+} > "$dir/boot/grub/grub.cfg"
 # grub-mkrescue is chatty on success; keep its output for failures only.
 if ! grub-mkrescue -o "$out" "$dir" >"$out.log" 2>&1; then
 	cat "$out.log" >&2

@@ -300,6 +300,7 @@ void __kunit_msg_print(struct kunit *test, const char *fmt, ...);
 	KUNIT_BINARY_MEM(test, false, l, ==, r, n, fmt)
 #define KUNIT_EXPECT_NOT_NULL_MSG(test, p, fmt...) \
 	__KUNIT_NOT_NULL(test, false, p, fmt)
+#define KUNIT_EXPECT_NULL_MSG(test, p, fmt...) __KUNIT_NULL(test, false, p, fmt)
 #define KUNIT_ASSERT_TRUE_MSG(test, c, fmt...) __KUNIT_TRUE(test, true, c, fmt)
 #define KUNIT_ASSERT_FALSE_MSG(test, c, fmt...) __KUNIT_FALSE(test, true, c, fmt)
 #define KUNIT_ASSERT_NOT_NULL_MSG(test, p, fmt...) \

@@ -13,6 +13,8 @@
 #define __weak __attribute__((__weak__))
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))
 #define __cold __attribute__((__cold__))
+/* The attributes of sym too (an alias of an __init function is cold too). */
+#define __copy(sym) __attribute__((__copy__(sym)))
 #define __deprecated __attribute__((__deprecated__))
 #define __must_check __attribute__((__warn_unused_result__))
 #define __visible __attribute__((__externally_visible__))

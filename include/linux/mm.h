@@ -17,6 +17,7 @@ phys_addr_t alloc_frames(unsigned long n);
 void free_frames(phys_addr_t pa, unsigned long n);
 void frame_grow(unsigned long n);
 unsigned long nr_free_frames(void);
+unsigned long frames_free_in(phys_addr_t base, phys_addr_t size);
 unsigned long nr_total_frames(void);
 phys_addr_t max_phys_addr(void);
 

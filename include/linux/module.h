@@ -228,14 +228,14 @@ extern struct module __this_module;
 	{                                                               \
 		return fn;                                              \
 	}                                                               \
-	int init_module(void) __attribute__((alias(#fn), copy(fn)))
+	int init_module(void) __copy(fn) __attribute__((alias(#fn)))
 
 #define module_exit(fn)                                                 \
 	static inline void (*__exittest(void))(void)                   \
 	{                                                               \
 		return fn;                                              \
 	}                                                               \
-	void cleanup_module(void) __attribute__((alias(#fn), copy(fn)))
+	void cleanup_module(void) __copy(fn) __attribute__((alias(#fn)))
 
 #define MODULE_INFO(tag, info) __MODULE_INFO(tag, info)
 #else

@@ -25,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
 #include <linux/rcupdate.h>
@@ -36,7 +37,9 @@
 #include <asm/barrier.h>
 
 DEFINE_PER_CPU(int, rcu_read_nesting);
+EXPORT_SYMBOL_GPL(rcu_read_nesting);
 DEFINE_PER_CPU(int, rcu_qs_pending);
+EXPORT_SYMBOL_GPL(rcu_qs_pending);
 
 static DEFINE_SPINLOCK(rcu_cb_lock);
 static struct rcu_head *rcu_cb_head;
@@ -56,6 +59,7 @@ void rcu_report_qs(void)
 	if (atomic_dec_and_test(&rcu_cpus_left))
 		wake_up_process(rcu_gp_task);
 }
+EXPORT_SYMBOL_GPL(rcu_report_qs);
 
 /* Step 3, on each other CPU: the interrupted code is not in a reader? */
 static void rcu_fqs_ipi(void *unused)
@@ -183,11 +187,13 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	spin_unlock_irqrestore(&rcu_cb_lock, flags);
 	wake_up(&rcu_gp_wq);
 }
+EXPORT_SYMBOL_GPL(call_rcu);
 
 void __kfree_rcu_queue(struct rcu_head *head)
 {
 	call_rcu(head, head->func);
 }
+EXPORT_SYMBOL_GPL(__kfree_rcu_queue);
 
 struct rcu_synchronize {
 	struct rcu_head head;
@@ -220,6 +226,7 @@ void synchronize_rcu(void)
 	might_sleep();
 	rcu_wait_behind_cbs();
 }
+EXPORT_SYMBOL_GPL(synchronize_rcu);
 
 /* Callbacks run in queue order, so the waker runs after all earlier ones. */
 void rcu_barrier(void)
@@ -227,6 +234,7 @@ void rcu_barrier(void)
 	might_sleep();
 	rcu_wait_behind_cbs();
 }
+EXPORT_SYMBOL_GPL(rcu_barrier);
 
 struct rcu_stats rcu_get_stats(void)
 {

@@ -19,6 +19,7 @@
 #include <linux/completion.h>
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
@@ -53,7 +54,10 @@ static struct task_struct idle_tasks[NR_CPUS] = {
 };
 /* Valid from the first instruction: the boot context is swapper/0. */
 DEFINE_PER_CPU(struct task_struct *, current_task) = &idle_tasks[0];
+/* current, preempt_disable() and spin_lock() in a module read these. */
+EXPORT_SYMBOL(current_task);
 DEFINE_PER_CPU(int, __preempt_count) = PREEMPT_ENABLED;
+EXPORT_SYMBOL(__preempt_count);
 DEFINE_PER_CPU(int, sched_need_resched);
 static DEFINE_PER_CPU(struct rq, runqueues);
 enum system_states system_state;
@@ -245,6 +249,7 @@ void __might_sleep(const char *file, int line, unsigned long caller)
 	       (void *)caller, pc != 0, irqs_off, current->pid, current->comm,
 	       pc);
 }
+EXPORT_SYMBOL(__might_sleep);
 
 void schedule(void)
 {
@@ -252,6 +257,7 @@ void schedule(void)
 		  current->comm, current->pid, preempt_count());
 	__schedule(false);
 }
+EXPORT_SYMBOL(schedule);
 
 void yield(void)
 {
@@ -259,6 +265,7 @@ void yield(void)
 	__set_current_state(TASK_RUNNING);
 	__schedule(false);
 }
+EXPORT_SYMBOL(yield);
 
 bool cond_resched(void)
 {
@@ -267,6 +274,7 @@ bool cond_resched(void)
 	__schedule(true);
 	return true;
 }
+EXPORT_SYMBOL(cond_resched);
 
 /* From preempt_enable() at count 0: interrupts must be on too. */
 void preempt_schedule(void)
@@ -277,6 +285,7 @@ void preempt_schedule(void)
 		__schedule(true);
 	} while (need_resched());
 }
+EXPORT_SYMBOL(preempt_schedule);
 
 /* From an interrupt's return path: interrupts off, count 0. */
 void preempt_schedule_irq(void)
@@ -362,6 +371,7 @@ bool wake_up_process(struct task_struct *p)
 		sched_push_task(p);
 	return woke;
 }
+EXPORT_SYMBOL(wake_up_process);
 
 bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu)
 {

@@ -2,6 +2,7 @@
 /* Wait queues and completions (<linux/wait.h>, <linux/completion.h>). */
 #include <linux/kernel.h>
 #include <linux/completion.h>
+#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/wait.h>
 
@@ -10,6 +11,7 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 	spin_lock_init(&wq->lock);
 	INIT_LIST_HEAD(&wq->head);
 }
+EXPORT_SYMBOL(init_waitqueue_head);
 
 /* Queues w (once) and sets the task's state, both under wq->lock. */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w,
@@ -25,6 +27,7 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *w,
 	set_current_state(state);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
+EXPORT_SYMBOL(prepare_to_wait);
 
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 {
@@ -35,6 +38,7 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *w)
 	list_del_init(&w->entry);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
+EXPORT_SYMBOL(finish_wait);
 
 void wake_up(struct wait_queue_head *wq)
 {
@@ -47,6 +51,7 @@ void wake_up(struct wait_queue_head *wq)
 			list_entry(n, struct wait_queue_entry, entry)->task);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
+EXPORT_SYMBOL(wake_up);
 
 void complete(struct completion *x)
 {
@@ -58,6 +63,7 @@ void complete(struct completion *x)
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 	wake_up(&x->wait);
 }
+EXPORT_SYMBOL(complete);
 
 void complete_all(struct completion *x)
 {
@@ -68,6 +74,7 @@ void complete_all(struct completion *x)
 	spin_unlock_irqrestore(&x->wait.lock, flags);
 	wake_up(&x->wait);
 }
+EXPORT_SYMBOL(complete_all);
 
 /* Takes one "done" if there is one. */
 static bool completion_try_take(struct completion *x)
@@ -90,6 +97,7 @@ void wait_for_completion(struct completion *x)
 	might_sleep();
 	wait_event(x->wait, completion_try_take(x));
 }
+EXPORT_SYMBOL(wait_for_completion);
 
 unsigned long wait_for_completion_timeout(struct completion *x,
 					  unsigned long timeout)
@@ -98,8 +106,10 @@ unsigned long wait_for_completion_timeout(struct completion *x,
 	return wait_event_timeout(x->wait, completion_try_take(x),
 				  (long)timeout);
 }
+EXPORT_SYMBOL(wait_for_completion_timeout);
 
 bool completion_done(struct completion *x)
 {
 	return READ_ONCE(x->done) != 0;
 }
+EXPORT_SYMBOL(completion_done);

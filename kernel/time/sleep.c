@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/delay.h>
+#include <linux/export.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include <linux/tick.h>
@@ -46,6 +47,7 @@ long schedule_timeout(long timeout)
 	timeout = (long)(expire - jiffies);
 	return timeout < 0 ? 0 : timeout;
 }
+EXPORT_SYMBOL(schedule_timeout);
 
 /* Sleeps at least msecs milliseconds; the CPU runs others meanwhile. */
 void msleep(unsigned int msecs)
@@ -62,3 +64,4 @@ void msleep(unsigned int msecs)
 		timeout = schedule_timeout(timeout);
 	}
 }
+EXPORT_SYMBOL(msleep);

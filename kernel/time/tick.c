@@ -5,6 +5,7 @@
  * tick_handle_periodic() from it.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -18,6 +19,8 @@
 
 /* jiffies is this variable too: see the linker script. */
 u64 jiffies_64 __aligned(64);
+EXPORT_SYMBOL(jiffies_64);
+EXPORT_SYMBOL(jiffies);
 DEFINE_PER_CPU(unsigned long, tick_count);
 
 /* tick=off (or any false spelling of a bool): no periodic tick. */

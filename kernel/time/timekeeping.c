@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) "timekeeping: " fmt
 
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/timekeeping.h>
 #include <asm/timex.h>
@@ -27,6 +28,7 @@ u64 ktime_get_ns(void)
 
 	return ((unsigned __int128)cycles * tk_mult) >> TK_SHIFT;
 }
+EXPORT_SYMBOL_GPL(ktime_get_ns);
 
 void __init timekeeping_init(unsigned long khz)
 {

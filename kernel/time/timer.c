@@ -31,6 +31,7 @@
  * del_timer_sync() waits for and mod_timer() does not move away.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
@@ -165,6 +166,7 @@ void __timer_setup(struct timer_list *timer,
 	timer->cpu = raw_smp_processor_id();
 	timer->idx = 0;
 }
+EXPORT_SYMBOL(__timer_setup);
 
 int mod_timer(struct timer_list *timer, unsigned long expires)
 {
@@ -187,6 +189,7 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL(mod_timer);
 
 void add_timer(struct timer_list *timer)
 {
@@ -194,6 +197,7 @@ void add_timer(struct timer_list *timer)
 		return;
 	mod_timer(timer, timer->expires);
 }
+EXPORT_SYMBOL(add_timer);
 
 void add_timer_on(struct timer_list *timer, int cpu)
 {
@@ -218,6 +222,7 @@ void add_timer_on(struct timer_list *timer, int cpu)
 	enqueue_timer(base, timer);
 	spin_unlock_irqrestore(&base->lock, flags);
 }
+EXPORT_SYMBOL_GPL(add_timer_on);
 
 int del_timer(struct timer_list *timer)
 {
@@ -232,6 +237,7 @@ int del_timer(struct timer_list *timer)
 	spin_unlock_irqrestore(&base->lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL(del_timer);
 
 /*
  * del_timer() unless the callback is running: then -1, and *self says
@@ -258,6 +264,7 @@ int try_to_del_timer_sync(struct timer_list *timer)
 
 	return __try_to_del_timer_sync(timer, &self);
 }
+EXPORT_SYMBOL(try_to_del_timer_sync);
 
 int del_timer_sync(struct timer_list *timer)
 {
@@ -275,6 +282,7 @@ int del_timer_sync(struct timer_list *timer)
 	}
 	return ret;
 }
+EXPORT_SYMBOL(del_timer_sync);
 
 /* Moves jiffy clk's due slots to heads; returns how many. Lock held. */
 static unsigned int collect_expired(struct timer_base *base,

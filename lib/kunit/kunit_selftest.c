@@ -5,6 +5,7 @@
  * failures of these cases.
  */
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 
 static int steps;
 
@@ -206,6 +207,13 @@ static void kunit_selftest_init_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, init_calls, exit_calls + 1);
 }
 
+/* The suites run with kunit_running on, its sites patched to match. */
+static void kunit_selftest_running_key(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&kunit_running));
+	KUNIT_EXPECT_TRUE(test, static_branch_unlikely(&kunit_running));
+}
+
 static struct kunit_case kunit_selftest_cases[] = {
 	KUNIT_CASE(kunit_selftest_expect_continues),
 	KUNIT_CASE(kunit_selftest_assert_aborts),
@@ -215,6 +223,7 @@ static struct kunit_case kunit_selftest_cases[] = {
 	KUNIT_CASE(kunit_selftest_long_glob),
 	KUNIT_CASE(kunit_selftest_attributes),
 	KUNIT_CASE(kunit_selftest_init_exit),
+	KUNIT_CASE(kunit_selftest_running_key),
 	{}
 };
 

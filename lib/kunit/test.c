@@ -17,6 +17,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/completion.h>
+#include <linux/export.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
@@ -25,6 +26,7 @@
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 
 extern struct kunit_suite *const __kunit_suites_start[];
 extern struct kunit_suite *const __kunit_suites_end[];
@@ -65,6 +67,7 @@ void kunit_log(struct kunit *test, const char *fmt, ...)
 		printk(SUITE_INDENT "# %.*s\n", (int)(nl - line), line);
 	}
 }
+EXPORT_SYMBOL_GPL(kunit_log);
 
 void __kunit_msg_print(struct kunit *test, const char *fmt, ...)
 {
@@ -78,16 +81,19 @@ void __kunit_msg_print(struct kunit *test, const char *fmt, ...)
 	va_end(args);
 	kunit_log(test, "    %s", buf);
 }
+EXPORT_SYMBOL_GPL(__kunit_msg_print);
 
 void kunit_set_failure(struct kunit *test)
 {
 	test->status = KUNIT_FAILURE;
 }
+EXPORT_SYMBOL_GPL(kunit_set_failure);
 
 void __noreturn kunit_abort(struct kunit *test)
 {
 	__builtin_longjmp(test->abort_buf, 1);
 }
+EXPORT_SYMBOL_GPL(kunit_abort);
 
 void kunit_mark_skipped_fmt(struct kunit *test, const char *fmt, ...)
 {
@@ -99,6 +105,7 @@ void kunit_mark_skipped_fmt(struct kunit *test, const char *fmt, ...)
 	vscnprintf(test->status_comment, sizeof(test->status_comment), fmt, args);
 	va_end(args);
 }
+EXPORT_SYMBOL_GPL(kunit_mark_skipped_fmt);
 
 static void kunit_fail_header(struct kunit *test, const char *file, int line,
 			      bool assert)
@@ -122,6 +129,7 @@ void kunit_fail_int(struct kunit *test, const char *file, int line,
 	kunit_log(test, fmt, ltext, lval, lval);
 	kunit_log(test, fmt, rtext, rval, rval);
 }
+EXPORT_SYMBOL_GPL(kunit_fail_int);
 
 void kunit_fail_ptr(struct kunit *test, const char *file, int line,
 		    bool assert, const char *op, const char *ltext,
@@ -132,6 +140,7 @@ void kunit_fail_ptr(struct kunit *test, const char *file, int line,
 	kunit_log(test, "    %s == %p", ltext, lval);
 	kunit_log(test, "    %s == %p", rtext, rval);
 }
+EXPORT_SYMBOL_GPL(kunit_fail_ptr);
 
 void kunit_fail_str(struct kunit *test, const char *file, int line,
 		    bool assert, const char *op, const char *ltext,
@@ -142,6 +151,7 @@ void kunit_fail_str(struct kunit *test, const char *file, int line,
 	kunit_log(test, "    %s == \"%s\"", ltext, lval);
 	kunit_log(test, "    %s == \"%s\"", rtext, rval);
 }
+EXPORT_SYMBOL_GPL(kunit_fail_str);
 
 void kunit_fail_mem(struct kunit *test, const char *file, int line,
 		    bool assert, const char *op, const char *ltext,
@@ -160,6 +170,7 @@ void kunit_fail_mem(struct kunit *test, const char *file, int line,
 	kunit_log(test, "    %s == %*ph%s", ltext, n, lval, size > 32 ? " ..." : "");
 	kunit_log(test, "    %s == %*ph%s", rtext, n, rval, size > 32 ? " ..." : "");
 }
+EXPORT_SYMBOL_GPL(kunit_fail_mem);
 
 void kunit_fail_msg(struct kunit *test, const char *file, int line,
 		    bool assert, const char *fmt, ...)
@@ -173,6 +184,7 @@ void kunit_fail_msg(struct kunit *test, const char *file, int line,
 	kunit_fail_header(test, file, line, assert);
 	kunit_log(test, "%s", buf);
 }
+EXPORT_SYMBOL_GPL(kunit_fail_msg);
 
 void *kunit_kmalloc(struct kunit *test, size_t size, unsigned int gfp)
 {
@@ -186,11 +198,13 @@ void *kunit_kmalloc(struct kunit *test, size_t size, unsigned int gfp)
 	test->resources = n;
 	return (char *)n + 16;
 }
+EXPORT_SYMBOL_GPL(kunit_kmalloc);
 
 void *kunit_kzalloc(struct kunit *test, size_t size, unsigned int gfp)
 {
 	return kunit_kmalloc(test, size, gfp | __GFP_ZERO);
 }
+EXPORT_SYMBOL_GPL(kunit_kzalloc);
 
 void kunit_kfree(struct kunit *test, const void *ptr)
 {
@@ -207,6 +221,7 @@ void kunit_kfree(struct kunit *test, const void *ptr)
 	}
 	WARN(1, "kunit_kfree: %p was not allocated by kunit_kmalloc\n", ptr);
 }
+EXPORT_SYMBOL_GPL(kunit_kfree);
 
 static void kunit_free_resources(struct kunit *test)
 {
@@ -496,12 +511,14 @@ int kunit_run_all_tests(void)
 	if (!nr)
 		return kunit_report_none();
 	nr = 0;
+	static_branch_enable(&kunit_running);
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
 		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||
 		    !kunit_count_cases(*s))
 			continue;
 		failed += kunit_run_suite(*s, ++nr);
 	}
+	static_branch_disable(&kunit_running);
 	return failed;
 }
 

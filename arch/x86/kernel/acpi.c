@@ -91,18 +91,6 @@ static u8 __init acpi_checksum(const void *p, size_t len)
 	return sum;
 }
 
-static bool __init direct_mapped(phys_addr_t pa, size_t len)
-{
-	phys_addr_t page;
-	bool large;
-
-	for (page = ALIGN_DOWN(pa, PAGE_SIZE); page < pa + len;
-	     page += PAGE_SIZE)
-		if (!lookup_pte((unsigned long)__va(page), &large))
-			return false;
-	return true;
-}
-
 static const void *__init acpi_map(phys_addr_t pa, size_t len)
 {
 	const void *p;

@@ -2,7 +2,9 @@
 /*
  * The multiboot2 boot information: a u32 total size, a u32 reserved, then
  * 8-byte aligned tags {u32 type, u32 size, payload} up to an end tag (type
- * 0). We keep copies of the command line, the memory map and the ACPI RSDP.
+ * 0). We keep copies of the command line, the memory map, the ACPI RSDP and
+ * where each module is, with its string (the module's name); the modules
+ * themselves stay where the loader put them (setup.c reserves them).
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
@@ -14,6 +16,7 @@
 #define MB2_TAG_END 0
 #define MB2_TAG_CMDLINE 1
 #define MB2_TAG_LOADER_NAME 2
+#define MB2_TAG_MODULE 3
 #define MB2_TAG_MMAP 6
 #define MB2_TAG_ACPI_OLD 14
 #define MB2_TAG_ACPI_NEW 15
@@ -21,6 +24,14 @@
 struct mb2_tag {
 	u32 type;
 	u32 size;
+};
+
+struct mb2_module {
+	u32 type;
+	u32 size;
+	u32 mod_start;
+	u32 mod_end;
+	/* char string[], NUL-terminated */
 };
 
 struct mb2_mmap {
@@ -81,6 +92,33 @@ static void __init parse_cmdline(const char *s, size_t max)
 	boot_params.cmdline[len] = '\0';
 }
 
+/* The string is the module's name: one the loader cannot use is refused. */
+static void __init parse_module(const struct mb2_module *m)
+{
+	const char *name = (const char *)(m + 1);
+	size_t len = 0;
+	struct boot_module *b;
+
+	if (m->size > sizeof(*m))
+		len = strnlen(name, m->size - sizeof(*m));
+	if (!len || len >= MODULE_NAME_LEN) {
+		pr_warn("multiboot2: module at %#x: its string \"%.*s\" is not a module name (1 to %d characters), ignored\n",
+			m->mod_start, (int)min(len, 80), name,
+			MODULE_NAME_LEN - 1);
+		return;
+	}
+	if (boot_params.nr_modules == MODULE_BLOBS_MAX) {
+		pr_warn("multiboot2: more than %d modules, %s ignored\n",
+			MODULE_BLOBS_MAX, name);
+		return;
+	}
+	b = &boot_params.modules[boot_params.nr_modules++];
+	b->start = m->mod_start;
+	b->end = m->mod_end;
+	memcpy(b->name, name, len);
+	b->name[len] = '\0';
+}
+
 static void __init parse_tag(const struct mb2_tag *tag)
 {
 	const char *payload = (const char *)(tag + 1);
@@ -93,6 +131,9 @@ static void __init parse_tag(const struct mb2_tag *tag)
 	case MB2_TAG_LOADER_NAME:
 		strscpy(boot_params.loader_name, payload,
 			sizeof(boot_params.loader_name));
+		break;
+	case MB2_TAG_MODULE:
+		parse_module((const struct mb2_module *)tag);
 		break;
 	case MB2_TAG_MMAP:
 		parse_mmap((const struct mb2_mmap *)tag);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * From head_64.S to start_kernel(), and the architecture's part of boot:
- * traps, the memory map, the frame allocator, the kernel page tables, the
- * TSC, the CPUs and local APIC from ACPI, and the per-CPU areas.
+ * traps, the memory map, the frame allocator, the boot loader's modules,
+ * the kernel page tables, the TSC, the CPUs and local APIC from ACPI, and
+ * the per-CPU areas.
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/module_blob.h>
 #include <linux/percpu.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
@@ -26,6 +28,42 @@ static const char *const e820_names[] = {
 	[E820_TYPE_ACPI] = "ACPI data", [E820_TYPE_NVS] = "ACPI NVS",
 	[E820_TYPE_UNUSABLE] = "unusable",
 };
+
+/*
+ * The modules GRUB loaded stay where they are: their frames are reserved
+ * before anything allocates (the page tables are next), and a module whose
+ * range is not free RAM is left out. GRUB puts each at a page boundary,
+ * so two modules never share a frame.
+ */
+static void __init reserve_boot_modules(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < boot_params.nr_modules; i++) {
+		struct boot_module *b = &boot_params.modules[i];
+
+		b->reserved = module_blob_reserve(b->name, b->start, b->end);
+	}
+}
+
+/* Once the direct map is up: the reserved modules become the blobs. */
+static void __init add_boot_modules(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < boot_params.nr_modules; i++) {
+		struct boot_module *b = &boot_params.modules[i];
+
+		if (!b->reserved)
+			continue;
+		if (!direct_mapped(b->start, b->end - b->start)) {
+			pr_warn("modules: blob %s at [mem %#llx-%#llx) ignored: not in the direct map\n",
+				b->name, b->start, b->end);
+			continue;
+		}
+		module_blob_add(b->name, __va(b->start), b->end - b->start);
+	}
+}
 
 static void __init memory_init(void)
 {
@@ -50,6 +88,7 @@ static void __init memory_init(void)
 	/* Real-mode data and BIOS areas; then the image itself. */
 	frame_reserve(0, 1UL << 20);
 	frame_reserve(__pa_symbol(_text), _end - _text);
+	reserve_boot_modules();
 	pr_info("Memory: %luK/%luK available (%luK kernel image)\n",
 		nr_free_frames() << 2, nr_total_frames() << 2,
 		(unsigned long)(_end - _text) >> 10);
@@ -71,6 +110,7 @@ void __init setup_arch(void)
 	text_poke_init();
 	memory_init();
 	paging_init();
+	add_boot_modules();
 	tsc_init();
 	if (acpi_boot_init())
 		pr_warn("smp: no usable MADT: only the boot CPU will run\n");

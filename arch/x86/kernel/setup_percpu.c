@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "percpu: " fmt
 
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -16,9 +17,13 @@
 #include <linux/string.h>
 #include <asm/processor.h>
 
+/* smp_processor_id(), this_cpu_ptr() and per_cpu() in a module read these. */
 DEFINE_PER_CPU(unsigned int, cpu_number);
+EXPORT_SYMBOL(cpu_number);
 DEFINE_PER_CPU(unsigned long, this_cpu_off);
+EXPORT_SYMBOL(this_cpu_off);
 unsigned long __per_cpu_offset[NR_CPUS] __ro_after_init;
+EXPORT_SYMBOL(__per_cpu_offset);
 
 void __init setup_per_cpu_areas(void)
 {

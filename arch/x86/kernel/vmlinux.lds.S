@@ -67,6 +67,25 @@ SECTIONS
 		__bench_cases_end = .;
 		. = ALIGN(8);
 	} :rodata
+	/*
+	 * What modules may link against (<linux/export.h>): each table its
+	 * own output section, so that scripts/modpost.py tells a GPL-only
+	 * export from the others by the section holding its __ksymtab_gpl_X
+	 * symbol, in vmlinux as in a .ko.
+	 */
+	__ksymtab : LMA(__ksymtab) {
+		__start___ksymtab = .;
+		KEEP(*(__ksymtab))
+		__stop___ksymtab = .;
+	} :rodata
+	__ksymtab_gpl : LMA(__ksymtab_gpl) {
+		__start___ksymtab_gpl = .;
+		KEEP(*(__ksymtab_gpl))
+		__stop___ksymtab_gpl = .;
+	} :rodata
+	__ksymtab_strings : LMA(__ksymtab_strings) {
+		KEEP(*(__ksymtab_strings))
+	} :rodata
 	. = ALIGN(PAGE_SIZE);
 	__end_rodata = .;
 
@@ -138,5 +157,7 @@ SECTIONS
 		*(.comment)
 		*(.eh_frame .eh_frame_hdr)
 		*(.exit.text)
+		/* A module's name and license; built in, MODULE_INFO() is empty. */
+		*(.modinfo)
 	}
 }

@@ -103,6 +103,18 @@ pteval_t *lookup_pte(unsigned long va, bool *large)
 	return e && (*e & _PAGE_PRESENT) ? e : NULL;
 }
 
+bool direct_mapped(phys_addr_t pa, size_t len)
+{
+	phys_addr_t page;
+	bool large;
+
+	for (page = ALIGN_DOWN(pa, PAGE_SIZE); page < pa + len;
+	     page += PAGE_SIZE)
+		if (!lookup_pte((unsigned long)__va(page), &large))
+			return false;
+	return true;
+}
+
 struct flush_range {
 	unsigned long start, end;
 };

@@ -35,6 +35,8 @@ int map_kernel_range(unsigned long va, phys_addr_t pa, unsigned long size,
 		     pteval_t prot, bool small);
 /* The last-level entry mapping va, or NULL; *large is set for a 2 MiB page. */
 pteval_t *lookup_pte(unsigned long va, bool *large);
+/* Whether the direct map covers every byte of [pa, pa + len). */
+bool direct_mapped(phys_addr_t pa, size_t len);
 /* Changes the protection of 4 KiB-mapped pages; -EINVAL if one isn't. */
 int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot);
 /* On every online CPU, waiting for all: the range, or the whole TLB. */

@@ -3,6 +3,7 @@
 #define _ASM_X86_SETUP_H
 
 #include <linux/types.h>
+#include <linux/module_blob.h>
 
 /* The boot loader's command line, its NUL included; a longer one is refused. */
 #define COMMAND_LINE_SIZE 4096
@@ -24,6 +25,13 @@ struct e820_entry {
 	u32 type;
 };
 
+/* A multiboot2 module: [start, end) of physical memory, and its string. */
+struct boot_module {
+	u64 start, end;
+	char name[MODULE_NAME_LEN];
+	bool reserved; /* its frames are reserved: it becomes a blob */
+};
+
 /* What the boot loader told us, copied out of its memory before it is reused. */
 struct boot_params {
 	char cmdline[COMMAND_LINE_SIZE];
@@ -33,6 +41,8 @@ struct boot_params {
 	bool has_rsdp;		/* rsdp holds the ACPI RSDP */
 	u8 rsdp[36];
 	phys_addr_t info_start, info_end;
+	struct boot_module modules[MODULE_BLOBS_MAX];
+	unsigned int nr_modules;
 };
 
 extern struct boot_params boot_params;

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+/* MODULE_LICENSE("Dual BSD/GPL") may use GPL-only exports. */
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+
+static int __init lic_init(void)
+{
+	synchronize_rcu();
+	return 0;
+}
+module_init(lic_init);
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+"""How modules reach the ISO: make modules' stripped copies in
+$(O)/iso-modules, scripts/mkiso.sh's GRUB lines for every .ko there, the
+ISO rebuilt when that directory changes, and scripts/modpost.py and
+scripts/module_blobs.py on files they cannot use."""
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from elftools.elf.elffile import ELFFile
+
+from hosttools import BUILD, PYTHON, REPO, built, make, run
+
+
+def section_names(path):
+    with open(path, 'rb') as f:
+        return [s.name for s in ELFFile(f).iter_sections()]
+
+
+class IsoModulesTest(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
+
+    def test_staged_copy_is_the_module_without_debug(self):
+        module = built('modules/sample_hello.ko')
+        staged = built('iso-modules/sample_hello.ko')
+        ours = self.dir / 'sample_hello.ko'
+        subprocess.run(['objcopy', '--strip-debug', str(module), str(ours)],
+                       check=True)
+        self.assertEqual(staged.read_bytes(), ours.read_bytes())
+        self.assertTrue(any(n.startswith('.debug') for n in section_names(module)))
+        self.assertFalse(any(n.startswith('.debug') for n in section_names(staged)))
+
+    def test_grub_loads_every_ko_in_name_order(self):
+        mods = self.dir / 'mods'
+        mods.mkdir()
+        for name in ('b', 'a', 'A_z', 'c-d'):
+            (mods / f'{name}.ko').write_bytes(b'\x7fELF' + name.encode())
+        (mods / 'notes.txt').write_text('not a module\n')
+        cmdline = self.dir / 'cmdline'
+        cmdline.write_text("'x=1'\n")
+        iso = self.dir / 'out' / 'kernel.iso'
+        iso.parent.mkdir()
+        res = run(['scripts/mkiso.sh', str(built('vmlinux')), str(cmdline),
+                   str(iso), str(mods)])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertTrue(iso.is_file())
+        root = iso.parent / 'isoroot' / 'boot'
+        cfg = (root / 'grub' / 'grub.cfg').read_text()
+        loads = re.findall(r'^\tif module2 (\S+) (\S+); then true; '
+                           r'else set loaded=n; fi$', cfg, re.M)
+        self.assertEqual(loads, [(f'/boot/modules/{n}.ko', n)
+                                 for n in ('A_z', 'a', 'b', 'c-d')])
+        self.assertIn("\tif multiboot2 /boot/vmlinux 'x=1'; then", cfg)
+        # boot only after every load, which the fallback repeats.
+        self.assertLess(cfg.index('c-d; then'), cfg.index('\t\tboot\n'))
+        self.assertIn('\tmodule2 /boot/modules/a.ko a\n', cfg)
+        self.assertEqual(sorted(p.name for p in (root / 'modules').iterdir()),
+                         ['A_z.ko', 'a.ko', 'b.ko', 'c-d.ko'])
+        self.assertEqual((root / 'modules' / 'b.ko').read_bytes(),
+                         b'\x7fELFb')
+
+    def iso(self, iso_dir):
+        res = make(f'O={BUILD}', f'ISO_DIR={iso_dir}', 'iso')
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        return f'ISO      {iso_dir}/kernel.iso' in res.stdout
+
+    def test_iso_follows_the_directory(self):
+        """A blob another rule drops in $(O)/iso-modules, changed or gone,
+        makes a new ISO carrying exactly the directory's blobs."""
+        extra = REPO / BUILD / 'iso-modules' / 'bad_test_extra.ko'
+        header = REPO / BUILD / 'include/generated/module_blobs.h'
+        iso_dir = self.dir / 'iso'
+        cfg = iso_dir / 'isoroot/boot/grub/grub.cfg'
+        self.addCleanup(lambda: extra.unlink(missing_ok=True) or
+                        make(f'O={BUILD}', 'modules'))
+        self.assertTrue(self.iso(iso_dir))
+        self.assertFalse(self.iso(iso_dir), 'rebuilt with nothing changed')
+        shutil.copyfile(built('iso-modules/sample_hello.ko'), extra)
+        self.assertTrue(self.iso(iso_dir))
+        self.assertIn(' bad_test_extra\n', cfg.read_text())
+        self.assertIn('MODULE_BLOB("bad_test_extra", ', header.read_text())
+        extra.write_bytes(extra.read_bytes()[:-1])
+        self.assertTrue(self.iso(iso_dir), 'not rebuilt for a changed blob')
+        extra.unlink()
+        self.assertTrue(self.iso(iso_dir))
+        self.assertNotIn('bad_test_extra', cfg.read_text())
+        self.assertNotIn('bad_test_extra', header.read_text())
+
+    def test_blob_names_refused(self):
+        (self.dir / 'bad name.ko').write_bytes(b'')
+        res = run([PYTHON, 'scripts/module_blobs.py', str(self.dir)])
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("bad name.ko: a blob's name is 1 to 55 letters",
+                      res.stderr)
+
+    def modpost(self, *paths):
+        return run([PYTHON, 'scripts/modpost.py', '--vmlinux',
+                    str(built('vmlinux')), '--out',
+                    str(self.dir / 'Module.symvers'), *map(str, paths)])
+
+    def test_modpost_refuses_what_is_not_a_module(self):
+        text = self.dir / 'text.ko'
+        text.write_text('not ELF\n')
+        stripped = self.dir / 'stripped.ko'
+        subprocess.run(['objcopy', '--strip-all',
+                        str(built('modules/sample_hello.ko')), str(stripped)],
+                       check=True)
+        for path, message in (
+                (text, 'cannot read it as ELF'),
+                (built('vmlinux'), 'not an x86-64 relocatable object '
+                                   '(ET_EXEC, EM_X86_64)'),
+                (stripped, 'no .symtab (a stripped file?)')):
+            with self.subTest(path=path.name):
+                res = self.modpost(path)
+                self.assertEqual(res.returncode, 1, res.stderr)
+                self.assertEqual(len(res.stderr.splitlines()), 1, res.stderr)
+                self.assertIn(f'modpost: ERROR: {path}: {message}', res.stderr)
+                self.assertFalse((self.dir / 'Module.symvers').exists())
+
+    def test_modpost_accepts_the_sample(self):
+        res = self.modpost(built('modules/sample_hello.ko'))
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual((self.dir / 'Module.symvers').read_text(),
+                         built('Module.symvers').read_text())
+
+
+if __name__ == '__main__':
+    unittest.main()
