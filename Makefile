@@ -335,6 +335,17 @@ $(foreach m,$(modules) $(ext-modules),$(foreach o,$(mod-objs-$(m)) \
 	$(mod-ko-$(m):.ko=.mod.o),$(eval modname-$(o) := $(m))))
 iso-modules := $(foreach m,$(modules),$(ISO_MODULES_DIR)/$(m).ko)
 
+# The broken-module corpus (scripts/mkbadmodules.py): jlm_core_user with
+# one thing wrong per file, for the module_corpus suite.
+ifeq ($(CONFIG_JUMP_LABEL_MODULE_TEST),y)
+bad-modules := $(patsubst %,$(ISO_MODULES_DIR)/bad_%.ko,\
+		 $(shell $(PYTHON) scripts/mkbadmodules.py --list))
+$(bad-modules) &: $(ISO_MODULES_DIR)/jlm_core_user.ko scripts/mkbadmodules.py
+	$(quiet) BADMODS '$(ISO_MODULES_DIR)/bad_*.ko'
+	$(Q)$(PYTHON) scripts/mkbadmodules.py $< $(ISO_MODULES_DIR) >/dev/null
+iso-modules += $(bad-modules)
+endif
+
 # foo.mod.c is the same for every module: the name comes from the flags.
 $(O)/%.mod.c:
 	@mkdir -p $(@D)

@@ -3,6 +3,7 @@
 """Makes the corpus of broken modules from one good module.
 
     scripts/mkbadmodules.py GOOD.ko OUTDIR
+    scripts/mkbadmodules.py --list
 
 writes OUTDIR/bad_<what>.ko, one file per way a module can be broken, each
 the good module renamed (name= in .modinfo, which the loader checks
@@ -169,11 +170,24 @@ def variants(m):
     yield "jbytes", at(site0, "2s", b"\x0f\x0b")
 
 
+# What variants() makes, for make (--list) before any module exists.
+NAMES = """truncated magic class32 endian identver exec machine version
+    shentsize shoff shstrndx secpast secsize align strtab nosymtab
+    symname symshndx symcommon relsec rtarget rlink rsymbol roffset
+    rtype roverflow undefined gplonly jsite jkey jbytes""".split()
+
+
 def main(argv):
+    if argv[1:] == ["--list"]:
+        print(" ".join(NAMES))
+        return 0
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     m = Module(argv[1])
+    made = [name for name, _ in variants(m)]
+    if made != NAMES:
+        raise SystemExit("mkbadmodules: NAMES and variants() disagree")
     os.makedirs(argv[2], exist_ok=True)
     n = 0
     for name, patch in variants(m):
