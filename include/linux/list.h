@@ -73,6 +73,18 @@ static inline void list_splice_tail_init(struct list_head *list,
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)
+#define list_next_entry(pos, member) \
+	list_entry((pos)->member.next, typeof(*(pos)), member)
+
+/* Every entry of head; the _safe one allows removing pos meanwhile. */
+#define list_for_each_entry(pos, head, member)                          \
+	for (pos = list_first_entry(head, typeof(*pos), member);        \
+	     &pos->member != (head); pos = list_next_entry(pos, member))
+
+#define list_for_each_entry_safe(pos, n, head, member)                  \
+	for (pos = list_first_entry(head, typeof(*pos), member),        \
+	     n = list_next_entry(pos, member);                          \
+	     &pos->member != (head); pos = n, n = list_next_entry(n, member))
 
 /*
  * Hash lists: a list whose head is one pointer. Each node points at the
