@@ -158,6 +158,55 @@ int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot)
 	return 0;
 }
 
+/*
+ * Frees the page table mapping the 2 MiB block around va if it maps
+ * nothing any more. The PMD entry is cleared and every CPU flushed (INVLPG
+ * also drops paging-structure caches) before the frame can be reused.
+ */
+static void free_empty_pte_table(unsigned long va)
+{
+	pteval_t *pmd = walk(va, 2, false), *table;
+	unsigned int i;
+
+	if (!pmd || !(*pmd & _PAGE_PRESENT) || (*pmd & _PAGE_PSE))
+		return;
+	table = __va(*pmd & PTE_PFN_MASK);
+	for (i = 0; i < 512; i++)
+		if (table[i])
+			return;
+	*pmd = 0;
+	flush_tlb_kernel_range(va, va + PAGE_SIZE);
+	free_frame(__pa(table));
+}
+
+/*
+ * Two passes, so that no frame is freed while a CPU may still reach it
+ * through its TLB: the first clears the present bit of every entry but
+ * keeps the frame number, then every CPU flushes, then the second frees
+ * the frames and zeroes the entries. Needs no memory.
+ */
+void unmap_kernel_range_free(unsigned long va, unsigned long size)
+{
+	unsigned long end = va + size, a;
+	pteval_t *e;
+
+	for (a = va; a < end; a += PAGE_SIZE) {
+		e = walk(a, 1, false);
+		if (!WARN_ON_ONCE(!e || !(*e & _PAGE_PRESENT)))
+			*e &= ~_PAGE_PRESENT;
+	}
+	flush_tlb_kernel_range(va, end);
+	for (a = va; a < end; a += PAGE_SIZE) {
+		e = walk(a, 1, false);
+		if (e && *e) {
+			free_frame(*e & PTE_PFN_MASK);
+			*e = 0;
+		}
+	}
+	for (a = ALIGN_DOWN(va, PMD_SIZE); a < end; a += PMD_SIZE)
+		free_empty_pte_table(a);
+}
+
 void *set_fixmap(enum fixed_addresses idx, phys_addr_t pa)
 {
 	unsigned long va = fix_to_virt(idx);
