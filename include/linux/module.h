@@ -198,7 +198,9 @@ static inline const char *module_kallsyms_lookup(unsigned long addr,
  * The module side. Inside a module (built with -DMODULE), THIS_MODULE is
  * the module itself: __this_module is resolved by the loader, not
  * exported. module_init()/module_exit() name init_module/cleanup_module,
- * which the loader looks up. .modinfo holds NUL-terminated "key=value"
+ * which the loader looks up (aliases that copy fn's attributes: an __init
+ * function is __cold, and an alias may not be less restrictive than its
+ * target). .modinfo holds NUL-terminated "key=value"
  * strings: name= (from KBUILD_MODNAME), license=, description=, author=.
  * Built into the kernel, module_init() is a device_initcall and
  * module_exit() is dropped.
@@ -216,14 +218,14 @@ extern struct module __this_module;
 	{                                                               \
 		return fn;                                              \
 	}                                                               \
-	int init_module(void) __attribute__((alias(#fn)))
+	int init_module(void) __attribute__((copy(fn), alias(#fn)))
 
 #define module_exit(fn)                                                 \
 	static inline void (*__exittest(void))(void)                   \
 	{                                                               \
 		return fn;                                              \
 	}                                                               \
-	void cleanup_module(void) __attribute__((alias(#fn)))
+	void cleanup_module(void) __attribute__((copy(fn), alias(#fn)))
 
 #define MODULE_INFO(tag, info) __MODULE_INFO(tag, info)
 #else
