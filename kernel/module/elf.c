@@ -121,11 +121,16 @@ static int check_section_table(struct load_info *info)
 			sizeof(Elf64_Shdr));
 		return -ENOEXEC;
 	}
-	if (!h->e_shnum || h->e_shoff % 8 ||
-	    !range_in(h->e_shoff, (u64)h->e_shnum * sizeof(Elf64_Shdr),
-		      info->len)) {
-		elf_err(info, "section header table (offset 0x%llx, %u entries) is not inside the file (0x%zx) or not aligned",
+	if (!h->e_shnum || !range_in(h->e_shoff,
+				     (u64)h->e_shnum * sizeof(Elf64_Shdr),
+				     info->len)) {
+		elf_err(info, "section header table (offset 0x%llx, %u entries) is not inside the file (0x%zx)",
 			(unsigned long long)h->e_shoff, h->e_shnum, info->len);
+		return -ENOEXEC;
+	}
+	if (h->e_shoff % 8) {
+		elf_err(info, "section header table at offset 0x%llx is not 8-byte aligned",
+			(unsigned long long)h->e_shoff);
 		return -ENOEXEC;
 	}
 	info->sechdrs = at(info, h->e_shoff);

@@ -36,6 +36,7 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/jump_label.h> /* struct jump_entry, also with JUMP_LABEL=n */
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <asm/text-patching.h>

@@ -21,6 +21,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <kunit/test.h>
@@ -251,8 +252,18 @@ static void load_unload_basic(struct kunit *test, const void *unused)
 /* A load and an unload leave frames, kmalloc and the area as they were. */
 static void module_test_no_leak(struct kunit *test)
 {
+	u64 t0, t1, t2;
+
 	expect_no_leak(test, load_unload_basic, NULL);
 	KUNIT_EXPECT_GE(test, seen.basic_exits, 2);
+	/* What a load and an unload cost, for the record (not checked). */
+	t0 = ktime_get_ns();
+	load_ok(test, "modtest_basic");
+	t1 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	t2 = ktime_get_ns();
+	kunit_info(test, "modtest_basic: load %llu us, unload %llu us",
+		   (t1 - t0) / 1000, (t2 - t1) / 1000);
 }
 
 static void module_test_uses_pin(struct kunit *test)
