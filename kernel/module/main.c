@@ -360,8 +360,23 @@ static int check_export_dups(struct module *mod,
 	return 0;
 }
 
-/* Final protections but ro_after_init's, which waits for init. */
-static void protect_module(struct module *mod)
+/*
+ * Region m gets prot, and so does its frames' alias in the direct map, so
+ * that read-only text and data have no writable mapping at all.
+ */
+static int protect_region(struct module_memory *m, pteval_t prot)
+{
+	unsigned long va = (unsigned long)m->base;
+	unsigned long n = DIV_ROUND_UP(m->size, PAGE_SIZE);
+	int ret = set_memory_prot(va, n, prot);
+
+	if (!ret && !(prot & _PAGE_RW))
+		ret = set_memory_alias_prot(va, n, PAGE_KERNEL_RO);
+	return ret;
+}
+
+/* Step 7: final protections but ro_after_init's, which waits for init. */
+static int protect_module(struct module *mod)
 {
 	static const pteval_t prot[MOD_MEM_NUM_TYPES] = {
 		[MOD_TEXT] = PAGE_KERNEL_EXEC,
@@ -372,16 +387,20 @@ static void protect_module(struct module *mod)
 		[MOD_INIT_RODATA] = PAGE_KERNEL_RO,
 		[MOD_INIT_DATA] = PAGE_KERNEL,
 	};
-	int t;
+	int t, ret;
 
 	for (t = 0; t < MOD_MEM_NUM_TYPES; t++) {
-		struct module_memory *m = &mod->mem[t];
-
-		if (m->base && prot[t] != PAGE_KERNEL)
-			WARN_ON(set_memory_prot((unsigned long)m->base,
-						DIV_ROUND_UP(m->size, PAGE_SIZE),
-						prot[t]));
+		if (!mod->mem[t].base || prot[t] == PAGE_KERNEL)
+			continue;
+		ret = protect_region(&mod->mem[t], prot[t]);
+		if (ret) {
+			pr_err("module %s: cannot protect its %s region: %d\n",
+			       mod->name, t == MOD_TEXT || t == MOD_INIT_TEXT ?
+			       "text" : "rodata", ret);
+			return ret;
+		}
 	}
+	return 0;
 }
 
 /* Frees all of mod's memory, mod itself included (it lives in MOD_DATA). */
@@ -417,7 +436,9 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 		ret = check_export_dups(mod, mod->gpl_syms, mod->num_gpl_syms);
 	if (ret)
 		goto out_free;
-	protect_module(mod);
+	ret = protect_module(mod);
+	if (ret)
+		goto out_free;
 	return mod;
 
 out_free:
@@ -468,10 +489,9 @@ static void finish_init(struct module *mod)
 
 	jump_label_module_init_done(mod);
 	free_init_regions(mod);
+	/* Cannot fail short of memory to split the direct map: then warn. */
 	if (ro->base)
-		WARN_ON(set_memory_prot((unsigned long)ro->base,
-					DIV_ROUND_UP(ro->size, PAGE_SIZE),
-					PAGE_KERNEL_RO));
+		WARN_ON(protect_region(ro, PAGE_KERNEL_RO));
 	mod->state = MODULE_STATE_LIVE;
 }
 

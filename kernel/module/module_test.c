@@ -156,6 +156,18 @@ static pteval_t pte_of(const void *p)
 	return e && !large ? *e : 0;
 }
 
+/* The entry of p's frame in the direct map (its alias), 4 KiB or 2 MiB. */
+static pteval_t alias_pte_of(const void *p)
+{
+	bool large;
+	pteval_t *e = lookup_pte((unsigned long)p, &large);
+
+	if (!e || large)
+		return 0;
+	e = lookup_pte((unsigned long)__va(*e & PTE_PFN_MASK), &large);
+	return e ? *e : 0;
+}
+
 #define PROT_BITS (_PAGE_PRESENT | _PAGE_RW | _PAGE_NX)
 
 static void module_test_load_unload(struct kunit *test)
@@ -192,6 +204,7 @@ static void module_test_wx(struct kunit *test)
 	struct module *mod = load_ok(test, "modtest_basic");
 	const struct modtest_report *r = &seen.report;
 	struct module_memory *text = &mod->mem[MOD_TEXT];
+	phys_addr_t text_frame;
 
 	KUNIT_EXPECT_EQ(test, pte_of(r->add) & PROT_BITS, _PAGE_PRESENT);
 	KUNIT_EXPECT_EQ(test, pte_of(r->rodata) & PROT_BITS,
@@ -209,13 +222,24 @@ static void module_test_wx(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, mod->mem[MOD_INIT_DATA].base);
 	KUNIT_EXPECT_EQ(test, pte_of(r->init_text), 0);
 	KUNIT_EXPECT_EQ(test, pte_of(r->init_data), 0);
+	/* No writable alias of text and read-only data; data's stays RW. */
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->add) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->rodata) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->ro_after_init) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->data) & PROT_BITS, PROT_BITS);
 	/* Every region in the module area, each followed by a guard page. */
 	KUNIT_EXPECT_TRUE(test, within_module_area((unsigned long)r->add));
 	KUNIT_EXPECT_TRUE(test, within_module_mem_type((unsigned long)mod, mod,
 						       MOD_DATA));
 	KUNIT_EXPECT_EQ(test, pte_of(text->base + ALIGN(text->size, PAGE_SIZE)),
 			0);
+	text_frame = pte_of(r->add) & PTE_PFN_MASK;
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	/* The text's frame went back to the allocator writable again. */
+	KUNIT_EXPECT_EQ(test, pte_of(__va(text_frame)) & PROT_BITS, PROT_BITS);
 }
 
 static void module_test_symbols(struct kunit *test)

@@ -124,6 +124,8 @@ void module_memfree(void *addr, unsigned long size)
 	if (WARN(!within_module_area(va) || !IS_ALIGNED(va, PAGE_SIZE) ||
 		 !npages, "module_memfree: bad range %#lx + %#lx\n", va, size))
 		return;
+	/* The frames go back writable through the direct map, as they came. */
+	WARN_ON(set_memory_alias_prot(va, npages, PAGE_KERNEL));
 	unmap_kernel_range_free(va, npages * PAGE_SIZE);
 	area_put((va - MODULES_VADDR) >> PAGE_SHIFT, npages + 1);
 }

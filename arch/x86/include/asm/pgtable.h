@@ -50,6 +50,15 @@ int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot);
 void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 void flush_tlb_all(void);
 /*
+ * Gives the direct-map alias (__va() of the frame) of each of the npages
+ * 4 KiB pages mapped at va the protection prot, splitting 2 MiB pages of
+ * the direct map as needed, then flushes every CPU: 0, -EINVAL (a page
+ * not mapped in 4 KiB pages) or -ENOMEM. So that a mapping made read-only
+ * (module text, rodata) has no writable alias, as the image's text has
+ * none.
+ */
+int set_memory_alias_prot(unsigned long va, unsigned long npages, pteval_t prot);
+/*
  * Unmaps [va, va + size) (4 KiB pages, all mapped), flushes every CPU's
  * TLB, then frees the frames and the page tables left empty. For mappings
  * whose frames came from the frame allocator.
