@@ -100,7 +100,7 @@ typedef struct elf64_shdr {
 #define STT_SECTION 3
 #define STT_FILE 4
 #define ELF64_ST_BIND(i) ((i) >> 4)
-#define ELF64_ST_TYPE(i) ((i) & 0xf)
+#define ELF64_ST_TYPE(i) ((i)&0xf)
 
 typedef struct elf64_sym {
 	Elf64_Word st_name;
@@ -118,7 +118,7 @@ typedef struct elf64_rela {
 } Elf64_Rela;
 
 #define ELF64_R_SYM(i) ((i) >> 32)
-#define ELF64_R_TYPE(i) ((i) & 0xffffffff)
+#define ELF64_R_TYPE(i) ((i)&0xffffffff)
 
 /* x86-64 relocation types (psABI, table "Relocation Types"). */
 #define R_X86_64_NONE 0

@@ -66,15 +66,15 @@ struct load_info {
 	unsigned int nsyms;
 	const char *strtab;
 	u64 strtab_size;
-	const char *modname;	/* .modinfo name=, NUL-terminated */
+	const char *modname; /* .modinfo name=, NUL-terminated */
 	bool gpl_compatible;
-	unsigned int init_sym, exit_sym;	/* 0: none */
+	unsigned int init_sym, exit_sym; /* 0: none */
 
 	/* module_layout(): sizes, and where each section and extra goes. */
-	struct load_section *sec;	/* nsec entries, module_elf_alloc()ed */
+	struct load_section *sec; /* nsec entries, module_elf_alloc()ed */
 	u32 size[MOD_MEM_NUM_TYPES];
-	u32 mod_offset;			/* struct module, in MOD_DATA */
-	u32 ksym_offset, kstr_offset;	/* kept symbols + strtab, MOD_RODATA */
+	u32 mod_offset; /* struct module, in MOD_DATA */
+	u32 ksym_offset, kstr_offset; /* kept symbols + strtab, MOD_RODATA */
 	unsigned int nksyms;
 
 	/*
@@ -90,7 +90,8 @@ struct load_info {
 	u64 *symval;
 };
 
-/* Validates everything before anything is used: 0 or -errno, after a message. */
+/* Validates everything before anything is used: 0 or -errno, after a message.
+ */
 int module_elf_check(struct load_info *info);
 /* Assigns every SHF_ALLOC section a region and an offset; computes sizes. */
 int module_layout(struct load_info *info);
@@ -149,7 +150,7 @@ void module_elf_err(const struct load_info *info, const char *fmt, ...)
 	__printf(2, 3);
 void module_elf_warn(const struct load_info *info, const char *fmt, ...)
 	__printf(2, 3);
-void *module_elf_alloc(size_t size);	/* zeroed, or NULL */
+void *module_elf_alloc(size_t size); /* zeroed, or NULL */
 void module_elf_free(void *p);
 int module_elf_resolve(struct load_info *info, const char *name, bool weak,
 		       u64 *value);

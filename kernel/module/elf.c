@@ -87,7 +87,8 @@ static int check_header(struct load_info *info)
 	int ret;
 
 	if (info->len < sizeof(*h)) {
-		elf_err(info, "file of %zu bytes is shorter than an ELF header (%zu)",
+		elf_err(info,
+			"file of %zu bytes is shorter than an ELF header (%zu)",
 			info->len, sizeof(*h));
 		return -ENOEXEC;
 	}
@@ -99,7 +100,8 @@ static int check_header(struct load_info *info)
 	if (ret)
 		return ret;
 	if (h->e_type != ET_REL) {
-		elf_err(info, "not a relocatable object (e_type %u)", h->e_type);
+		elf_err(info, "not a relocatable object (e_type %u)",
+			h->e_type);
 		return -ENOEXEC;
 	}
 	if (h->e_machine != EM_X86_64) {
@@ -121,15 +123,17 @@ static int check_section_table(struct load_info *info)
 			sizeof(Elf64_Shdr));
 		return -ENOEXEC;
 	}
-	if (!h->e_shnum || !range_in(h->e_shoff,
-				     (u64)h->e_shnum * sizeof(Elf64_Shdr),
-				     info->len)) {
-		elf_err(info, "section header table (offset 0x%llx, %u entries) is not inside the file (0x%zx)",
+	if (!h->e_shnum ||
+	    !range_in(h->e_shoff, (u64)h->e_shnum * sizeof(Elf64_Shdr),
+		      info->len)) {
+		elf_err(info,
+			"section header table (offset 0x%llx, %u entries) is not inside the file (0x%zx)",
 			(unsigned long long)h->e_shoff, h->e_shnum, info->len);
 		return -ENOEXEC;
 	}
 	if (h->e_shoff % 8) {
-		elf_err(info, "section header table at offset 0x%llx is not 8-byte aligned",
+		elf_err(info,
+			"section header table at offset 0x%llx is not 8-byte aligned",
 			(unsigned long long)h->e_shoff);
 		return -ENOEXEC;
 	}
@@ -144,7 +148,8 @@ static int check_section_table(struct load_info *info)
 	if (ss->sh_type != SHT_STRTAB || !ss->sh_size ||
 	    !range_in(ss->sh_offset, ss->sh_size, info->len) ||
 	    *(const char *)at(info, ss->sh_offset + ss->sh_size - 1)) {
-		elf_err(info, "section %u (e_shstrndx) is not a NUL-terminated string table inside the file",
+		elf_err(info,
+			"section %u (e_shstrndx) is not a NUL-terminated string table inside the file",
 			h->e_shstrndx);
 		return -ENOEXEC;
 	}
@@ -160,13 +165,15 @@ static int check_section_bounds(const struct load_info *info, unsigned int i)
 
 	if (s->sh_type != SHT_NOBITS &&
 	    !range_in(s->sh_offset, s->sh_size, info->len)) {
-		elf_err(info, "section %u (%s) ends past the file (offset 0x%llx, size 0x%llx, file 0x%zx)",
+		elf_err(info,
+			"section %u (%s) ends past the file (offset 0x%llx, size 0x%llx, file 0x%zx)",
 			i, name, (unsigned long long)s->sh_offset,
 			(unsigned long long)s->sh_size, info->len);
 		return -ENOEXEC;
 	}
 	if (s->sh_addralign > 1 && !is_pow2(s->sh_addralign)) {
-		elf_err(info, "section %u (%s): alignment 0x%llx is not a power of two",
+		elf_err(info,
+			"section %u (%s): alignment 0x%llx is not a power of two",
 			i, name, (unsigned long long)s->sh_addralign);
 		return -ENOEXEC;
 	}
@@ -193,17 +200,20 @@ static int check_section_type(const struct load_info *info, unsigned int i)
 
 	switch (s->sh_type) {
 	case SHT_REL:
-		elf_err(info, "section %u (%s): SHT_REL relocations are not supported (SHT_RELA only)",
+		elf_err(info,
+			"section %u (%s): SHT_REL relocations are not supported (SHT_RELA only)",
 			i, name);
 		return -ENOEXEC;
 	case SHT_SYMTAB_SHNDX:
-		elf_err(info, "section %u (%s): extended section indexes are not supported",
+		elf_err(info,
+			"section %u (%s): extended section indexes are not supported",
 			i, name);
 		return -ENOEXEC;
 	case SHT_STRTAB:
 		if (s->sh_size &&
 		    *(const char *)at(info, s->sh_offset + s->sh_size - 1)) {
-			elf_err(info, "section %u (%s): string table does not end with a NUL",
+			elf_err(info,
+				"section %u (%s): string table does not end with a NUL",
 				i, name);
 			return -ENOEXEC;
 		}
@@ -221,7 +231,8 @@ static int check_sections(struct load_info *info)
 
 	for (i = 1; i < info->nsec; i++) {
 		if (info->sechdrs[i].sh_name >= names) {
-			elf_err(info, "section %u: name offset 0x%x is past the section name table (0x%llx)",
+			elf_err(info,
+				"section %u: name offset 0x%x is past the section name table (0x%llx)",
 				i, info->sechdrs[i].sh_name,
 				(unsigned long long)names);
 			return -ENOEXEC;
@@ -237,7 +248,8 @@ static int check_sections(struct load_info *info)
 		}
 	}
 	if (nsymtab != 1) {
-		elf_err(info, "%u symbol tables, expected exactly one", nsymtab);
+		elf_err(info, "%u symbol tables, expected exactly one",
+			nsymtab);
 		return -ENOEXEC;
 	}
 	return 0;
@@ -248,9 +260,11 @@ static int check_symtab(struct load_info *info)
 	const Elf64_Shdr *s = &info->sechdrs[info->symindex];
 	const Elf64_Shdr *str;
 
-	if (s->sh_entsize != sizeof(Elf64_Sym) || s->sh_size % sizeof(Elf64_Sym) ||
-	    s->sh_offset % 8 || s->sh_size / sizeof(Elf64_Sym) > 0xffffffffULL) {
-		elf_err(info, "section %u (%s): symbol table of entsize %llu, size 0x%llx at offset 0x%llx: expected entries of %zu bytes, 8-byte aligned",
+	if (s->sh_entsize != sizeof(Elf64_Sym) ||
+	    s->sh_size % sizeof(Elf64_Sym) || s->sh_offset % 8 ||
+	    s->sh_size / sizeof(Elf64_Sym) > 0xffffffffULL) {
+		elf_err(info,
+			"section %u (%s): symbol table of entsize %llu, size 0x%llx at offset 0x%llx: expected entries of %zu bytes, 8-byte aligned",
 			info->symindex, module_secname(info, info->symindex),
 			(unsigned long long)s->sh_entsize,
 			(unsigned long long)s->sh_size,
@@ -282,18 +296,21 @@ static int check_symbol(const struct load_info *info, unsigned int j)
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS)
 		return 0;
 	if (sym->st_shndx == SHN_COMMON) {
-		elf_err(info, "symbol %s is common (SHN_COMMON): build with -fno-common",
+		elf_err(info,
+			"symbol %s is common (SHN_COMMON): build with -fno-common",
 			name);
 		return -ENOEXEC;
 	}
 	if (sym->st_shndx >= info->nsec) {
-		elf_err(info, "symbol %s: section index 0x%x is not a section (%u sections)",
+		elf_err(info,
+			"symbol %s: section index 0x%x is not a section (%u sections)",
 			name, sym->st_shndx, info->nsec);
 		return -ENOEXEC;
 	}
 	s = &info->sechdrs[sym->st_shndx];
 	if (sym->st_value > s->sh_size) {
-		elf_err(info, "symbol %s: value 0x%llx is past the end of section %u (%s, size 0x%llx)",
+		elf_err(info,
+			"symbol %s: value 0x%llx is past the end of section %u (%s, size 0x%llx)",
 			name, (unsigned long long)sym->st_value, sym->st_shndx,
 			module_secname(info, sym->st_shndx),
 			(unsigned long long)s->sh_size);
@@ -309,7 +326,8 @@ static int check_symbols(const struct load_info *info)
 
 	for (j = 1; j < info->nsyms; j++) {
 		if (info->syms[j].st_name >= info->strtab_size) {
-			elf_err(info, "symbol %u: name offset 0x%x is past the string table (0x%llx)",
+			elf_err(info,
+				"symbol %u: name offset 0x%x is past the string table (0x%llx)",
 				j, info->syms[j].st_name,
 				(unsigned long long)info->strtab_size);
 			return -ENOEXEC;
@@ -321,16 +339,18 @@ static int check_symbols(const struct load_info *info)
 	return 0;
 }
 
-static void reloc_unsupported(const struct load_info *info,
-			      unsigned int relsec, unsigned int n, u32 type)
+static void reloc_unsupported(const struct load_info *info, unsigned int relsec,
+			      unsigned int n, u32 type)
 {
 	const char *rname = arch_reloc_name(type);
 
 	if (rname)
-		elf_err(info, "relocation %u in %s: unsupported relocation %s (%u)",
+		elf_err(info,
+			"relocation %u in %s: unsupported relocation %s (%u)",
 			n, module_secname(info, relsec), rname, type);
 	else
-		elf_err(info, "relocation %u in %s: unsupported relocation type %u",
+		elf_err(info,
+			"relocation %u in %s: unsupported relocation type %u",
 			n, module_secname(info, relsec), type);
 }
 
@@ -348,7 +368,8 @@ static int check_rela_entries(const struct load_info *info, unsigned int i)
 		int width = arch_reloc_width(type);
 
 		if (sym >= info->nsyms) {
-			elf_err(info, "relocation %u in %s: symbol index %llu is past the symbol table (%u symbols)",
+			elf_err(info,
+				"relocation %u in %s: symbol index %llu is past the symbol table (%u symbols)",
 				n, module_secname(info, i),
 				(unsigned long long)sym, info->nsyms);
 			return -ENOEXEC;
@@ -358,7 +379,8 @@ static int check_rela_entries(const struct load_info *info, unsigned int i)
 			return -ENOEXEC;
 		}
 		if (!range_in(rel[n].r_offset, width, ts->sh_size)) {
-			elf_err(info, "relocation %u in %s: offset 0x%llx (+%d) is past the end of %s (0x%llx)",
+			elf_err(info,
+				"relocation %u in %s: offset 0x%llx (+%d) is past the end of %s (0x%llx)",
 				n, module_secname(info, i),
 				(unsigned long long)rel[n].r_offset, width,
 				module_secname(info, rs->sh_info),
@@ -376,19 +398,22 @@ static int check_rela(const struct load_info *info, unsigned int i)
 
 	if (rs->sh_entsize != sizeof(Elf64_Rela) ||
 	    rs->sh_size % sizeof(Elf64_Rela) || rs->sh_offset % 8) {
-		elf_err(info, "section %u (%s): entsize %llu, size 0x%llx, offset 0x%llx: expected 8-byte aligned entries of %zu bytes",
+		elf_err(info,
+			"section %u (%s): entsize %llu, size 0x%llx, offset 0x%llx: expected 8-byte aligned entries of %zu bytes",
 			i, name, (unsigned long long)rs->sh_entsize,
 			(unsigned long long)rs->sh_size,
 			(unsigned long long)rs->sh_offset, sizeof(Elf64_Rela));
 		return -ENOEXEC;
 	}
 	if (rs->sh_link != info->symindex) {
-		elf_err(info, "section %u (%s): sh_link %u is not the symbol table (%u)",
+		elf_err(info,
+			"section %u (%s): sh_link %u is not the symbol table (%u)",
 			i, name, rs->sh_link, info->symindex);
 		return -ENOEXEC;
 	}
 	if (!rs->sh_info || rs->sh_info >= info->nsec) {
-		elf_err(info, "section %u (%s): sh_info %u is not a section (%u sections)",
+		elf_err(info,
+			"section %u (%s): sh_info %u is not a section (%u sections)",
 			i, name, rs->sh_info, info->nsec);
 		return -ENOEXEC;
 	}
@@ -396,8 +421,10 @@ static int check_rela(const struct load_info *info, unsigned int i)
 	if (!(info->sechdrs[rs->sh_info].sh_flags & SHF_ALLOC))
 		return 0;
 	if (info->sechdrs[rs->sh_info].sh_type == SHT_NOBITS) {
-		elf_err(info, "section %u (%s) relocates section %u (%s), which has no bytes (SHT_NOBITS)",
-			i, name, rs->sh_info, module_secname(info, rs->sh_info));
+		elf_err(info,
+			"section %u (%s) relocates section %u (%s), which has no bytes (SHT_NOBITS)",
+			i, name, rs->sh_info,
+			module_secname(info, rs->sh_info));
 		return -ENOEXEC;
 	}
 	return check_rela_entries(info, i);
@@ -422,8 +449,8 @@ static int check_relas(const struct load_info *info)
 static bool license_is_gpl_compatible(const char *license)
 {
 	static const char *const gpl[] = {
-		"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
-		"Dual MIT/GPL", "Dual MPL/GPL",
+		"GPL",		"GPL v2",	"GPL and additional rights",
+		"Dual BSD/GPL", "Dual MIT/GPL", "Dual MPL/GPL",
 	};
 	unsigned int i;
 
@@ -452,7 +479,8 @@ static int parse_modinfo(struct load_info *info, const char **license)
 	const Elf64_Shdr *s = &info->sechdrs[i];
 	const char *p, *end, *name = NULL;
 
-	if (!i || !s->sh_size || *(const char *)at(info, s->sh_offset + s->sh_size - 1)) {
+	if (!i || !s->sh_size ||
+	    *(const char *)at(info, s->sh_offset + s->sh_size - 1)) {
 		elf_err(info, i ? ".modinfo does not end with a NUL" :
 				  "no .modinfo section");
 		return -ENOEXEC;
@@ -467,7 +495,8 @@ static int parse_modinfo(struct load_info *info, const char **license)
 			*license = p + 8;
 	}
 	if (!name || !*name || strlen(name) >= MODULE_INFO_NAME_LEN) {
-		elf_err(info, "name= in .modinfo is missing, empty or longer than %u characters",
+		elf_err(info,
+			"name= in .modinfo is missing, empty or longer than %u characters",
 			MODULE_INFO_NAME_LEN - 1);
 		return -ENOEXEC;
 	}
@@ -487,7 +516,8 @@ static int check_modinfo(struct load_info *info)
 	if (ret)
 		return ret;
 	if (!license)
-		module_elf_warn(info, "no license, taken as not GPL-compatible");
+		module_elf_warn(info,
+				"no license, taken as not GPL-compatible");
 	info->gpl_compatible = license && license_is_gpl_compatible(license);
 	return 0;
 }
@@ -520,9 +550,11 @@ static int check_entry(const struct load_info *info, const char *name,
 	if (!j)
 		return 0;
 	flags = sym->st_shndx < info->nsec ?
-			info->sechdrs[sym->st_shndx].sh_flags : 0;
+			info->sechdrs[sym->st_shndx].sh_flags :
+			0;
 	if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC ||
-	    (flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR)) {
+	    (flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+		    (SHF_ALLOC | SHF_EXECINSTR)) {
 		elf_err(info, "%s is not a function in a text section", name);
 		return -ENOEXEC;
 	}
@@ -562,12 +594,15 @@ static int section_region(const struct load_info *info, unsigned int i)
 	if (!(s->sh_flags & SHF_ALLOC) || i == info->modinfo_index)
 		return -1;
 	if (s->sh_flags & SHF_EXECINSTR)
-		return starts_with(name, ".init.text") ? MOD_INIT_TEXT : MOD_TEXT;
+		return starts_with(name, ".init.text") ? MOD_INIT_TEXT :
+							 MOD_TEXT;
 	/* Sorted by jump_label_module_add(), then sealed with the rest. */
-	if (!strcmp(name, ".data..ro_after_init") || !strcmp(name, "__jump_table"))
+	if (!strcmp(name, ".data..ro_after_init") ||
+	    !strcmp(name, "__jump_table"))
 		return MOD_RO_AFTER_INIT;
 	if (s->sh_flags & SHF_WRITE)
-		return starts_with(name, ".init.data") ? MOD_INIT_DATA : MOD_DATA;
+		return starts_with(name, ".init.data") ? MOD_INIT_DATA :
+							 MOD_DATA;
 	return starts_with(name, ".init.rodata") ? MOD_INIT_RODATA : MOD_RODATA;
 }
 
@@ -580,7 +615,8 @@ static int reserve(struct load_info *info, int type, u64 size, u64 align,
 	if (align > 1)
 		off = (off + align - 1) & ~(align - 1);
 	if (size > MODULE_MAX_REGION || off + size > MODULE_MAX_REGION) {
-		elf_err(info, "%s of 0x%llx bytes makes region %s larger than 0x%x bytes",
+		elf_err(info,
+			"%s of 0x%llx bytes makes region %s larger than 0x%x bytes",
 			what, (unsigned long long)size, region_name[type],
 			MODULE_MAX_REGION);
 		return -E2BIG;
@@ -654,8 +690,8 @@ void module_copy_sections(const struct load_info *info)
 
 		if (ls->type < 0 || s->sh_type == SHT_NOBITS || !s->sh_size)
 			continue;
-		memcpy(info->base[ls->type] + ls->offset, at(info, s->sh_offset),
-		       s->sh_size);
+		memcpy(info->base[ls->type] + ls->offset,
+		       at(info, s->sh_offset), s->sh_size);
 	}
 }
 
@@ -666,13 +702,13 @@ u64 module_section_addr(const struct load_info *info, unsigned int i)
 	return ls->type < 0 ? 0 : info->addr[ls->type] + ls->offset;
 }
 
-unsigned int module_find_section(const struct load_info *info,
-				 const char *name)
+unsigned int module_find_section(const struct load_info *info, const char *name)
 {
 	unsigned int i;
 
 	for (i = 1; i < info->nsec; i++)
-		if (info->sec[i].type >= 0 && !strcmp(module_secname(info, i), name))
+		if (info->sec[i].type >= 0 &&
+		    !strcmp(module_secname(info, i), name))
 			return i;
 	return 0;
 }
@@ -686,7 +722,8 @@ static int resolve_symbol(struct load_info *info, unsigned int j)
 		if (!sym->st_name)
 			return 0;
 		return module_elf_resolve(info, info->strtab + sym->st_name,
-					  ELF64_ST_BIND(sym->st_info) == STB_WEAK,
+					  ELF64_ST_BIND(sym->st_info) ==
+						  STB_WEAK,
 					  &info->symval[j]);
 	case SHN_ABS:
 		info->symval[j] = sym->st_value;
@@ -694,8 +731,9 @@ static int resolve_symbol(struct load_info *info, unsigned int j)
 	default:
 		/* 0 for symbols of sections that are not loaded: never used. */
 		if (info->sec[sym->st_shndx].type >= 0)
-			info->symval[j] = module_section_addr(info, sym->st_shndx) +
-					  sym->st_value;
+			info->symval[j] =
+				module_section_addr(info, sym->st_shndx) +
+				sym->st_value;
 		return 0;
 	}
 }
@@ -723,9 +761,11 @@ int module_reloc_symbol(const struct load_info *info, unsigned int relsec,
 
 	if (sym && s->st_shndx != SHN_UNDEF && s->st_shndx < SHN_LORESERVE &&
 	    info->sec[s->st_shndx].type < 0) {
-		elf_err(info, "relocation %u in %s: symbol %s is in section %u (%s), which is not loaded",
-			n, module_secname(info, relsec), info->strtab + s->st_name,
-			s->st_shndx, module_secname(info, s->st_shndx));
+		elf_err(info,
+			"relocation %u in %s: symbol %s is in section %u (%s), which is not loaded",
+			n, module_secname(info, relsec),
+			info->strtab + s->st_name, s->st_shndx,
+			module_secname(info, s->st_shndx));
 		return -ENOEXEC;
 	}
 	*value = info->symval[sym];
@@ -740,8 +780,7 @@ int module_apply_relocations(const struct load_info *info)
 	for (i = 1; i < info->nsec; i++) {
 		const Elf64_Shdr *rs = &info->sechdrs[i];
 
-		if (rs->sh_type != SHT_RELA ||
-		    info->sec[rs->sh_info].type < 0)
+		if (rs->sh_type != SHT_RELA || info->sec[rs->sh_info].type < 0)
 			continue;
 		ret = apply_relocate_add(info, i);
 		if (ret)
@@ -752,7 +791,8 @@ int module_apply_relocations(const struct load_info *info)
 
 void module_copy_kallsyms(const struct load_info *info)
 {
-	Elf64_Sym *dst = (Elf64_Sym *)(info->base[MOD_RODATA] + info->ksym_offset);
+	Elf64_Sym *dst =
+		(Elf64_Sym *)(info->base[MOD_RODATA] + info->ksym_offset);
 	unsigned int j;
 
 	for (j = 1; j < info->nsyms; j++) {
@@ -788,7 +828,8 @@ int module_check_exports(const struct load_info *info, unsigned int i)
 	int t;
 
 	if (s->sh_size % sizeof(e) || s->sh_size / sizeof(e) > 0x7fffffff) {
-		elf_err(info, "section %u (%s): size 0x%llx is not a whole number of exports (%zu bytes)",
+		elf_err(info,
+			"section %u (%s): size 0x%llx is not a whole number of exports (%zu bytes)",
 			i, module_secname(info, i),
 			(unsigned long long)s->sh_size, sizeof(e));
 		return -ENOEXEC;
@@ -796,9 +837,11 @@ int module_check_exports(const struct load_info *info, unsigned int i)
 	for (n = 0; n < s->sh_size / sizeof(e); n++) {
 		memcpy(e, p + n * sizeof(e), sizeof(e));
 		t = region_of(info, e[1], &off);
-		if (t < 0 || strnlen((const char *)info->base[t] + off,
-				     info->size[t] - off) == info->size[t] - off) {
-			elf_err(info, "export %llu in %s: its name (0x%llx) is not a string in the module",
+		if (t < 0 ||
+		    strnlen((const char *)info->base[t] + off,
+			    info->size[t] - off) == info->size[t] - off) {
+			elf_err(info,
+				"export %llu in %s: its name (0x%llx) is not a string in the module",
 				(unsigned long long)n, module_secname(info, i),
 				(unsigned long long)e[1]);
 			return -ENOEXEC;

@@ -45,15 +45,15 @@ static const Elf64_Sym *best_symbol(const struct module *mod, int t,
 			continue;
 		}
 		if (!best || s->st_value > best->st_value ||
-		    (s->st_value == best->st_value && s->st_size && !best->st_size))
+		    (s->st_value == best->st_value && s->st_size &&
+		     !best->st_size))
 			best = s;
 	}
 	return best;
 }
 
 const char *module_kallsyms_lookup(unsigned long addr, unsigned long *size,
-				   unsigned long *offset,
-				   const char **modname)
+				   unsigned long *offset, const char **modname)
 {
 	const char *name = NULL;
 	const Elf64_Sym *sym;

@@ -115,16 +115,15 @@ find_in_table(const struct kernel_symbol *start, unsigned int n,
  * module (*owner, else NULL); *gpl for an EXPORT_SYMBOL_GPL one.
  */
 static const struct kernel_symbol *find_symbol(const char *name,
-					       struct module **owner,
-					       bool *gpl)
+					       struct module **owner, bool *gpl)
 {
 	const struct kernel_symbol *ks;
 	struct module *mod;
 
 	*owner = NULL;
 	*gpl = false;
-	ks = find_in_table(__start___ksymtab, __stop___ksymtab - __start___ksymtab,
-			   name);
+	ks = find_in_table(__start___ksymtab,
+			   __stop___ksymtab - __start___ksymtab, name);
 	if (ks)
 		return ks;
 	*gpl = true;
@@ -293,7 +292,8 @@ static int find_exports(struct load_info *info, struct module *mod)
 		n = module_check_exports(info, i);
 		if (n < 0)
 			return n;
-		mod->gpl_syms = (void *)(unsigned long)module_section_addr(info, i);
+		mod->gpl_syms =
+			(void *)(unsigned long)module_section_addr(info, i);
 		mod->num_gpl_syms = n;
 	}
 	return 0;
@@ -305,12 +305,15 @@ static int find_module_sections(struct load_info *info, struct module *mod)
 	u64 size = info->sechdrs[i].sh_size;
 
 	if (i && size % sizeof(struct jump_entry)) {
-		module_elf_err(info, "__jump_table of 0x%llx bytes is not a whole number of entries (%zu bytes)",
-			       size, sizeof(struct jump_entry));
+		module_elf_err(
+			info,
+			"__jump_table of 0x%llx bytes is not a whole number of entries (%zu bytes)",
+			size, sizeof(struct jump_entry));
 		return -ENOEXEC;
 	}
 	if (i) {
-		mod->jump_entries = (void *)(unsigned long)module_section_addr(info, i);
+		mod->jump_entries =
+			(void *)(unsigned long)module_section_addr(info, i);
 		mod->num_jump_entries = size / sizeof(struct jump_entry);
 	}
 	if (info->init_sym)
@@ -328,7 +331,7 @@ static const struct kernel_symbol *find_own(struct module *mod,
 					    const char *name)
 {
 	return find_in_table(mod->syms, mod->num_syms, name) ?:
-	       find_in_table(mod->gpl_syms, mod->num_gpl_syms, name);
+		       find_in_table(mod->gpl_syms, mod->num_gpl_syms, name);
 }
 
 /*
@@ -395,8 +398,10 @@ static int protect_module(struct module *mod)
 		ret = protect_region(&mod->mem[t], prot[t]);
 		if (ret) {
 			pr_err("module %s: cannot protect its %s region: %d\n",
-			       mod->name, t == MOD_TEXT || t == MOD_INIT_TEXT ?
-			       "text" : "rodata", ret);
+			       mod->name,
+			       t == MOD_TEXT || t == MOD_INIT_TEXT ? "text" :
+								     "rodata",
+			       ret);
 			return ret;
 		}
 	}
@@ -538,11 +543,12 @@ static int link_coming(struct module *mod)
 struct module *load_module_blob(const struct module_blob *blob)
 {
 	struct load_ctx ctx = { .info = {
-		.name = blob->name,
-		.image = blob->data,
-		.len = blob->size,
-		.this_module_size = sizeof(struct module),
-	} };
+					.name = blob->name,
+					.image = blob->data,
+					.len = blob->size,
+					.this_module_size =
+						sizeof(struct module),
+				} };
 	struct module *mod;
 	int ret = module_elf_check(&ctx.info);
 
@@ -671,7 +677,8 @@ void __module_get(struct module *mod)
 
 void module_put(struct module *mod)
 {
-	/* The last reference is the module's own, dropped by delete_module(). */
+	/* The last reference is the module's own, dropped by delete_module().
+	 */
 	if (mod)
 		WARN_ON_ONCE(atomic_add_return(-1, &mod->refcnt) < 1);
 }

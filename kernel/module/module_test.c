@@ -34,7 +34,7 @@ static struct {
 	pteval_t ro_after_init_pte, init_text_pte;
 	int value[2];
 	unsigned int exits, basic_exits, user_exits, initfail_exits;
-	int get_in_exit;	/* try_module_get() during modtest_basic's exit */
+	int get_in_exit; /* try_module_get() during modtest_basic's exit */
 } seen;
 
 void modtest_report(const struct modtest_report *r)
@@ -186,9 +186,12 @@ static void module_test_load_unload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *r->bss, 0);
 	KUNIT_EXPECT_STREQ(test, r->rodata, "modtest_basic rodata");
 	KUNIT_EXPECT_EQ(test, r->add(2, 3), 5);
-	KUNIT_EXPECT_PTR_EQ(test, __module_address((unsigned long)r->data), mod);
-	KUNIT_EXPECT_PTR_EQ(test, __module_text_address((unsigned long)r->add), mod);
-	KUNIT_EXPECT_NULL(test, __module_text_address((unsigned long)r->rodata));
+	KUNIT_EXPECT_PTR_EQ(test, __module_address((unsigned long)r->data),
+			    mod);
+	KUNIT_EXPECT_PTR_EQ(test, __module_text_address((unsigned long)r->add),
+			    mod);
+	KUNIT_EXPECT_NULL(test,
+			  __module_text_address((unsigned long)r->rodata));
 	KUNIT_EXPECT_TRUE(test, is_module_text_address((unsigned long)r->add));
 	KUNIT_EXPECT_EQ(test, module_refcount(mod), 0);
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
@@ -256,8 +259,10 @@ static void module_test_symbols(struct kunit *test)
 	KUNIT_EXPECT_GT(test, size, 1);
 	KUNIT_EXPECT_STREQ(test, modname, "modtest_basic");
 	snprintf(buf, sizeof(buf), "%pS", (char *)seen.report.add + 1);
-	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(buf, "modtest_basic_add+0x1/0x", 24) &&
-				    strstr(buf, " [modtest_basic]"), "%%pS: %s", buf);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      !strncmp(buf, "modtest_basic_add+0x1/0x", 24) &&
+				      strstr(buf, " [modtest_basic]"),
+			      "%%pS: %s", buf);
 	snprintf(buf, sizeof(buf), "%ps", seen.report.rodata);
 	KUNIT_EXPECT_STREQ(test, buf, "greeting [modtest_basic]");
 	/* The init function's symbol is kept, but its memory is gone. */
@@ -300,8 +305,11 @@ static void module_test_uses_pin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, module_refcount(basic), 1);
 	log = printk_log_end();
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), -EBUSY);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_basic is in use by modtest_user\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_basic is in use by modtest_user\n"));
 	KUNIT_EXPECT_EQ(test, seen.basic_exits, 0);
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_user"), 0);
 	KUNIT_EXPECT_EQ(test, seen.user_exits, 1);
@@ -320,8 +328,10 @@ static void module_test_get_put(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, module_refcount(mod), 2);
 	log = printk_log_end();
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), -EBUSY);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_basic: 2 references held\n"));
+	KUNIT_EXPECT_TRUE(test,
+			  printk_log_contains(
+				  log,
+				  "module modtest_basic: 2 references held\n"));
 	module_put(mod);
 	module_put(mod);
 	KUNIT_EXPECT_EQ(test, module_refcount(mod), 0);
@@ -339,8 +349,9 @@ static void module_test_duplicate(struct kunit *test)
 	log = printk_log_end();
 	mod = load_module("modtest_basic");
 	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), -EEXIST);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_basic: already loaded\n"));
+	KUNIT_EXPECT_TRUE(
+		test, printk_log_contains(
+			      log, "module modtest_basic: already loaded\n"));
 	KUNIT_EXPECT_EQ(test, request_module("modtest_basic"), 0);
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
 	KUNIT_EXPECT_EQ(test, seen.basic_exits, 1);
@@ -351,9 +362,13 @@ static void load_initfail(struct kunit *test, const void *unused)
 	u64 log = printk_log_end();
 
 	seen.value[0] = 0;
-	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_initfail")), -ENODEV);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_initfail: init failed with -19\n"));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_initfail")),
+			-ENODEV);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_initfail: init failed with -19\n"));
 	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
 }
 
@@ -375,11 +390,15 @@ static void module_test_request_and_names(struct kunit *test)
 	log = printk_log_end();
 	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_none")), -ENOENT);
 	KUNIT_EXPECT_EQ(test, request_module("modtest_none"), -ENOENT);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_none: not found (no blob of that name)\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_none: not found (no blob of that name)\n"));
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_none"), -ENOENT);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_none: not loaded\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(log, "module modtest_none: not loaded\n"));
 }
 
 static struct kunit_case module_test_cases[] = {
@@ -436,8 +455,8 @@ static void expect_refusal(struct kunit *test, const struct module_blob *blob,
 	expect_no_leak(test, refuse_once, &r);
 }
 
-static void expect_module_refused(struct kunit *test, const char *name,
-				  int err, const char *msg)
+static void expect_module_refused(struct kunit *test, const char *name, int err,
+				  const char *msg)
 {
 	const struct module_blob *blob = module_blob_find(name);
 
@@ -447,7 +466,8 @@ static void expect_module_refused(struct kunit *test, const char *name,
 
 static void module_refusal_unknown_symbol(struct kunit *test)
 {
-	expect_module_refused(test, "modtest_unknown", -ENOENT,
+	expect_module_refused(
+		test, "modtest_unknown", -ENOENT,
 		"module modtest_unknown: unknown symbol modtest_no_such_symbol\n");
 }
 
@@ -455,22 +475,28 @@ static void module_refusal_gpl_only(struct kunit *test)
 {
 	u64 log = printk_log_end();
 
-	expect_module_refused(test, "modtest_nolicense", -EPERM,
+	expect_module_refused(
+		test, "modtest_nolicense", -EPERM,
 		"module modtest_nolicense: GPL-only symbol modtest_gpl_only (of the kernel) used by a module without a GPL-compatible license\n");
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"module modtest_nolicense: no license, taken as not GPL-compatible\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_nolicense: no license, taken as not GPL-compatible\n"));
 }
 
 static void module_refusal_export_of_kernel(struct kunit *test)
 {
-	expect_module_refused(test, "modtest_dupkernel", -ENOEXEC,
+	expect_module_refused(
+		test, "modtest_dupkernel", -ENOEXEC,
 		"module modtest_dupkernel: exports modtest_kernel_export, which the kernel already exports\n");
 }
 
 static void module_refusal_export_of_module(struct kunit *test)
 {
 	load_ok(test, "modtest_basic");
-	expect_module_refused(test, "modtest_dupexport", -ENOEXEC,
+	expect_module_refused(
+		test, "modtest_dupexport", -ENOEXEC,
 		"module modtest_dupexport: exports modtest_basic_add, which modtest_basic already exports\n");
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
 }
@@ -714,25 +740,45 @@ static void check_mutation(struct kunit *test,
 	}
 
 MUTATION_CASE(truncated, -ENOEXEC, "is not inside the file (0x")
-MUTATION_CASE(bad_magic, -ENOEXEC, "module modtest_basic: bad ELF magic 7f 45 4c 00\n")
-MUTATION_CASE(not_rel, -ENOEXEC, "module modtest_basic: not a relocatable object (e_type 2)\n")
-MUTATION_CASE(machine, -ENOEXEC, "module modtest_basic: not x86-64 (e_machine 3)\n")
+MUTATION_CASE(bad_magic, -ENOEXEC,
+	      "module modtest_basic: bad ELF magic 7f 45 4c 00\n")
+MUTATION_CASE(not_rel, -ENOEXEC,
+	      "module modtest_basic: not a relocatable object (e_type 2)\n")
+MUTATION_CASE(machine, -ENOEXEC,
+	      "module modtest_basic: not x86-64 (e_machine 3)\n")
 MUTATION_CASE(shstrndx, -ENOEXEC, "is not a section (")
 MUTATION_CASE(unaligned, -EINVAL, "is not 8-byte aligned\n")
-MUTATION_CASE(section_past_end, -ENOEXEC, " (.text) ends past the file (offset 0x")
-MUTATION_CASE(alignment, -ENOEXEC, " (.text): alignment 0x3 is not a power of two\n")
+MUTATION_CASE(section_past_end, -ENOEXEC,
+	      " (.text) ends past the file (offset 0x")
+MUTATION_CASE(alignment, -ENOEXEC,
+	      " (.text): alignment 0x3 is not a power of two\n")
 MUTATION_CASE(wx, -ENOEXEC, " (.data) is writable and executable\n")
-MUTATION_CASE(sht_rel, -ENOEXEC, " (.rela.text): SHT_REL relocations are not supported")
-MUTATION_CASE(no_modinfo, -ENOEXEC, "module modtest_basic: no .modinfo section\n")
-MUTATION_CASE(wrong_name, -EINVAL, "module modtest_other: .modinfo says name=modtest_basic\n")
-MUTATION_CASE(common, -ENOEXEC, "is common (SHN_COMMON): build with -fno-common\n")
-MUTATION_CASE(symbol_name, -ENOEXEC, ": name offset 0x7fffffff is past the string table")
-MUTATION_CASE(reloc_offset, -ENOEXEC, "module modtest_basic: relocation 0 in .rela.text: offset 0x")
-MUTATION_CASE(reloc_gotpcrel, -ENOEXEC, "module modtest_basic: relocation 0 in .rela.text: unsupported relocation R_X86_64_GOTPCREL (9)\n")
-MUTATION_CASE(reloc_type_200, -ENOEXEC, "module modtest_basic: relocation 0 in .rela.text: unsupported relocation type 200\n")
-MUTATION_CASE(reloc_symbol, -ENOEXEC, "module modtest_basic: relocation 0 in .rela.text: symbol index 74565 is past the symbol table")
-MUTATION_CASE(reloc_not_zero, -ENOEXEC, "is not zero (applied twice, or a corrupt file)\n")
-MUTATION_CASE(reloc_overflow, -ENOEXEC, "module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
+MUTATION_CASE(sht_rel, -ENOEXEC,
+	      " (.rela.text): SHT_REL relocations are not supported")
+MUTATION_CASE(no_modinfo, -ENOEXEC,
+	      "module modtest_basic: no .modinfo section\n")
+MUTATION_CASE(wrong_name, -EINVAL,
+	      "module modtest_other: .modinfo says name=modtest_basic\n")
+MUTATION_CASE(common, -ENOEXEC,
+	      "is common (SHN_COMMON): build with -fno-common\n")
+MUTATION_CASE(symbol_name, -ENOEXEC,
+	      ": name offset 0x7fffffff is past the string table")
+MUTATION_CASE(reloc_offset, -ENOEXEC,
+	      "module modtest_basic: relocation 0 in .rela.text: offset 0x")
+MUTATION_CASE(
+	reloc_gotpcrel, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: unsupported relocation R_X86_64_GOTPCREL (9)\n")
+MUTATION_CASE(
+	reloc_type_200, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: unsupported relocation type 200\n")
+MUTATION_CASE(
+	reloc_symbol, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: symbol index 74565 is past the symbol table")
+MUTATION_CASE(reloc_not_zero, -ENOEXEC,
+	      "is not zero (applied twice, or a corrupt file)\n")
+MUTATION_CASE(
+	reloc_overflow, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
 
 static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_unknown_symbol),

@@ -97,9 +97,11 @@ static int reloc_value(const struct load_info *info, unsigned int relsec,
 		break;
 	}
 	if (!fits) {
-		module_elf_err(info, "relocation %u in %s: %s value 0x%llx does not fit",
-			       n, module_secname(info, relsec),
-			       arch_reloc_name(type), (unsigned long long)v);
+		module_elf_err(
+			info,
+			"relocation %u in %s: %s value 0x%llx does not fit", n,
+			module_secname(info, relsec), arch_reloc_name(type),
+			(unsigned long long)v);
 		return -ENOEXEC;
 	}
 	*val = v;
@@ -117,31 +119,37 @@ static bool all_zero(const u8 *p, int len)
 static int apply_one(const struct load_info *info, unsigned int relsec,
 		     unsigned int n, const Elf64_Rela *rel)
 {
-	const struct load_section *ts = &info->sec[info->sechdrs[relsec].sh_info];
+	const struct load_section *ts =
+		&info->sec[info->sechdrs[relsec].sh_info];
 	u32 type = ELF64_R_TYPE(rel->r_info);
 	int width = arch_reloc_width(type), ret;
 	u8 *loc = info->base[ts->type] + ts->offset + rel->r_offset;
 	u64 p = info->addr[ts->type] + ts->offset + rel->r_offset, s, v;
 
 	if (width < 0) {
-		module_elf_err(info, "relocation %u in %s: unsupported relocation %s (%u)",
-			       n, module_secname(info, relsec),
-			       arch_reloc_name(type) ?: "type", type);
+		module_elf_err(
+			info,
+			"relocation %u in %s: unsupported relocation %s (%u)",
+			n, module_secname(info, relsec),
+			arch_reloc_name(type) ?: "type", type);
 		return -ENOEXEC;
 	}
 	if (!width)
 		return 0;
-	ret = module_reloc_symbol(info, relsec, n, ELF64_R_SYM(rel->r_info), &s);
+	ret = module_reloc_symbol(info, relsec, n, ELF64_R_SYM(rel->r_info),
+				  &s);
 	if (!ret)
-		ret = reloc_value(info, relsec, n, type, s + rel->r_addend, p, &v);
+		ret = reloc_value(info, relsec, n, type, s + rel->r_addend, p,
+				  &v);
 	if (ret)
 		return ret;
 	if (!all_zero(loc, width)) {
-		module_elf_err(info, "relocation %u in %s: %s target %s+0x%llx is not zero (applied twice, or a corrupt file)",
-			       n, module_secname(info, relsec),
-			       arch_reloc_name(type),
-			       module_secname(info, info->sechdrs[relsec].sh_info),
-			       (unsigned long long)rel->r_offset);
+		module_elf_err(
+			info,
+			"relocation %u in %s: %s target %s+0x%llx is not zero (applied twice, or a corrupt file)",
+			n, module_secname(info, relsec), arch_reloc_name(type),
+			module_secname(info, info->sechdrs[relsec].sh_info),
+			(unsigned long long)rel->r_offset);
 		return -ENOEXEC;
 	}
 	memcpy(loc, &v, width); /* little-endian: the low bytes first */

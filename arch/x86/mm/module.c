@@ -38,9 +38,11 @@ static void mark(unsigned long first, unsigned long n, bool used)
 
 	for (i = first; i < first + n; i++) {
 		if (used)
-			area_map[i / BITS_PER_LONG] |= 1UL << (i % BITS_PER_LONG);
+			area_map[i / BITS_PER_LONG] |= 1UL
+						       << (i % BITS_PER_LONG);
 		else
-			area_map[i / BITS_PER_LONG] &= ~(1UL << (i % BITS_PER_LONG));
+			area_map[i / BITS_PER_LONG] &=
+				~(1UL << (i % BITS_PER_LONG));
 	}
 	area_used = used ? area_used + n : area_used - n;
 }
@@ -122,7 +124,8 @@ void module_memfree(void *addr, unsigned long size)
 	if (!addr)
 		return;
 	if (WARN(!within_module_area(va) || !IS_ALIGNED(va, PAGE_SIZE) ||
-		 !npages, "module_memfree: bad range %#lx + %#lx\n", va, size))
+			 !npages,
+		 "module_memfree: bad range %#lx + %#lx\n", va, size))
 		return;
 	/* The frames go back writable through the direct map, as they came. */
 	WARN_ON(set_memory_alias_prot(va, npages, PAGE_KERNEL));

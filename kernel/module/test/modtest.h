@@ -13,9 +13,9 @@ struct module;
 
 /* One address of every region of modtest_basic, as the module sees them. */
 struct modtest_report {
-	struct module *this_module;	/* THIS_MODULE */
-	int (*add)(int a, int b);	/* .text, exported */
-	void *init_text;		/* its init function */
+	struct module *this_module; /* THIS_MODULE */
+	int (*add)(int a, int b); /* .text, exported */
+	void *init_text; /* its init function */
 	const char *rodata;
 	int *data, *bss, *ro_after_init, *init_data;
 };

@@ -8,9 +8,9 @@
 #include <linux/module.h>
 #include "modtest.h"
 
-static int counter;					/* bss */
-static int data_value = 42;				/* data */
-static const char greeting[] = "modtest_basic rodata";	/* rodata */
+static int counter; /* bss */
+static int data_value = 42; /* data */
+static const char greeting[] = "modtest_basic rodata"; /* rodata */
 static int ro_value __ro_after_init = 7;
 static int init_seed __initdata = 5;
 

@@ -6,8 +6,8 @@
 
 static int __init modtest_user_init(void)
 {
-	modtest_value("modtest_user", modtest_basic_add(2, 3) +
-					      modtest_basic_gpl_twice(100));
+	modtest_value("modtest_user",
+		      modtest_basic_add(2, 3) + modtest_basic_gpl_twice(100));
 	return 0;
 }
 
