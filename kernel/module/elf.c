@@ -112,11 +112,10 @@ static int check_header(struct load_info *info)
 	return 0;
 }
 
-/* The section header table, and the section name table it points to. */
+/* The section header table: entry size, bounds, alignment. */
 static int check_section_table(struct load_info *info)
 {
 	const Elf64_Ehdr *h = info->hdr;
-	const Elf64_Shdr *ss;
 
 	if (h->e_shentsize != sizeof(Elf64_Shdr)) {
 		elf_err(info, "e_shentsize %u, expected %zu", h->e_shentsize,
@@ -139,6 +138,15 @@ static int check_section_table(struct load_info *info)
 	}
 	info->sechdrs = at(info, h->e_shoff);
 	info->nsec = h->e_shnum;
+	return 0;
+}
+
+/* The section name table: a NUL-terminated string table in the file. */
+static int check_shstrtab(struct load_info *info)
+{
+	const Elf64_Ehdr *h = info->hdr;
+	const Elf64_Shdr *ss;
+
 	if (h->e_shstrndx == SHN_UNDEF || h->e_shstrndx >= info->nsec) {
 		elf_err(info, "e_shstrndx %u is not a section (%u sections)",
 			h->e_shstrndx, info->nsec);
@@ -567,6 +575,8 @@ int module_elf_check(struct load_info *info)
 
 	if (!ret)
 		ret = check_section_table(info);
+	if (!ret)
+		ret = check_shstrtab(info);
 	if (!ret)
 		ret = check_sections(info);
 	if (!ret)
