@@ -72,6 +72,12 @@ void modtest_exit(const char *who)
 }
 EXPORT_SYMBOL(modtest_exit);
 
+int modtest_request(const char *name)
+{
+	return request_module(name);
+}
+EXPORT_SYMBOL(modtest_request);
+
 int modtest_gpl_only(int x)
 {
 	return x + 1;
@@ -401,6 +407,18 @@ static void module_test_request_and_names(struct kunit *test)
 		printk_log_contains(log, "module modtest_none: not loaded\n"));
 }
 
+/* Init runs without module_mutex: it may load a module (no deadlock). */
+static void module_test_init_loads_module(struct kunit *test)
+{
+	seen.value[0] = -1;
+	load_ok(test, "modtest_nested");
+	KUNIT_EXPECT_EQ(test, seen.value[0], 0);
+	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_basic"));
+	KUNIT_EXPECT_EQ(test, seen.state_at_init, MODULE_STATE_COMING);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_nested"), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+}
+
 static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_load_unload),
 	KUNIT_CASE(module_test_wx),
@@ -411,6 +429,7 @@ static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_duplicate),
 	KUNIT_CASE(module_test_init_fails),
 	KUNIT_CASE(module_test_request_and_names),
+	KUNIT_CASE(module_test_init_loads_module),
 	{}
 };
 

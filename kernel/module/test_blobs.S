@@ -31,6 +31,7 @@ module_test_blobs:
 	blob modtest_nolicense
 	blob modtest_dupexport
 	blob modtest_dupkernel
+	blob modtest_nested
 module_test_blobs_end:
 
 	.balign 4

@@ -23,6 +23,8 @@ struct modtest_report {
 void modtest_report(const struct modtest_report *r);
 void modtest_value(const char *who, int value);
 void modtest_exit(const char *who);
+/* request_module(name), for a module's init. */
+int modtest_request(const char *name);
 /* EXPORT_SYMBOL_GPL: for GPL-compatible modules only. */
 int modtest_gpl_only(int x);
 /* EXPORT_SYMBOL: one that a module must not export again. */
