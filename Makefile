@@ -82,7 +82,8 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress $(config-targets)
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke \
+		 $(config-targets)
 
 # The default goal.
 PHONY += all
@@ -474,6 +475,8 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
+	@echo "Module loader fuzz pass ($(FUZZ_RUNS) inputs):"
+	$(Q)$(MAKE) O=build/test-default fuzz-smoke
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
@@ -491,6 +494,42 @@ stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
 		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
 		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
+
+# The module loader's pure part under libFuzzer (tests/fuzz/module_fuzz.c),
+# built for the host with clang, ASan and UBSan. Seeds: the test modules
+# and whatever make modules put in $(O)/iso-modules. make fuzz runs
+# FUZZ_TIME seconds on a corpus kept in $(O)/fuzz/corpus; make test runs a
+# bounded pass (FUZZ_RUNS inputs). A crash or a sanitizer report fails it.
+FUZZ_TIME ?= 600
+FUZZ_RUNS ?= 200000
+FUZZ_BIN := $(O)/fuzz/module_fuzz
+FUZZ_SRCS := tests/fuzz/module_fuzz.c kernel/module/elf.c arch/x86/kernel/module.c
+FUZZ_HDRS := include/linux/moduleloader.h include/linux/elf.h include/linux/module_mem.h
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS)
+	$(quiet) FUZZCC $@
+	@mkdir -p $(@D)
+	$(Q)clang-14 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Wall -Werror -iquote include \
+		-o $@ $(FUZZ_SRCS)
+
+# Seeds: the test modules of the default test build, and real modules.
+fuzz-seed = mkdir -p $(1) && \
+	cp -f $(wildcard build/test-default/kernel/module/test/*.ko \
+		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) $(1)/ 2>/dev/null; true
+
+PHONY += fuzz fuzz-smoke
+fuzz: deps $(FUZZ_BIN)
+	$(Q)$(call fuzz-seed,$(O)/fuzz/corpus)
+	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus
+
+fuzz-smoke: deps $(FUZZ_BIN)
+	$(Q)rm -rf $(O)/fuzz/smoke && $(call fuzz-seed,$(O)/fuzz/smoke)
+	$(Q)$(FUZZ_BIN) -runs=$(FUZZ_RUNS) -seed=1 -print_final_stats=1 \
+		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/smoke > $(O)/fuzz/smoke.log 2>&1 || \
+		{ tail -40 $(O)/fuzz/smoke.log; echo "fuzz: the module loader failed, see $(O)/fuzz/smoke.log" >&2; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(O)/fuzz/smoke.log | tr '\n' ' '; echo
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
@@ -520,6 +559,7 @@ help:
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
 	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
+	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'

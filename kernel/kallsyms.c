@@ -6,6 +6,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/string.h>
 
 extern const unsigned long kallsyms_num;
@@ -70,14 +71,29 @@ unsigned long kallsyms_lookup_name(const char *name)
 	return 0;
 }
 
+/* The kernel's symbol, else a loaded module's (*modname set), or NULL. */
+static const char *lookup_any(unsigned long addr, unsigned long *size,
+			      unsigned long *offset, const char **modname)
+{
+	const char *name = kallsyms_lookup(addr, size, offset);
+
+	*modname = NULL;
+	return name ?: module_kallsyms_lookup(addr, size, offset, modname);
+}
+
+/* "name+0x1/0x20", and " [mod]" after a module's symbol, as in Linux. */
 static int __sprint_symbol(char *buf, size_t size, unsigned long addr,
 			   int bias)
 {
 	unsigned long sz, off;
-	const char *name = kallsyms_lookup(addr - bias, &sz, &off);
+	const char *modname;
+	const char *name = lookup_any(addr - bias, &sz, &off, &modname);
 
 	if (!name)
 		return scnprintf(buf, size, "0x%lx", addr);
+	if (modname)
+		return scnprintf(buf, size, "%s+0x%lx/0x%lx [%s]", name,
+				 off + bias, sz, modname);
 	return scnprintf(buf, size, "%s+0x%lx/0x%lx", name, off + bias, sz);
 }
 
@@ -93,9 +109,12 @@ int sprint_backtrace(char *buf, size_t size, unsigned long addr)
 
 int sprint_symbol_no_offset(char *buf, size_t size, unsigned long addr)
 {
-	const char *name = kallsyms_lookup(addr, NULL, NULL);
+	const char *modname;
+	const char *name = lookup_any(addr, NULL, NULL, &modname);
 
 	if (!name)
 		return scnprintf(buf, size, "0x%lx", addr);
+	if (modname)
+		return scnprintf(buf, size, "%s [%s]", name, modname);
 	return scnprintf(buf, size, "%s", name);
 }

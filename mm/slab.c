@@ -37,11 +37,34 @@ struct free_object {
 
 static struct free_object *free_lists[NR_CLASSES];
 static atomic_t kmalloc_fail_pending;
+/* Blocks handed out and not freed, and their bytes (class or frames). */
+static unsigned long kmalloc_objects, kmalloc_bytes;
 static DEFINE_SPINLOCK(kmalloc_lock);
 
 static size_t class_size(unsigned int class)
 {
 	return 1UL << (class + KMALLOC_MIN_SHIFT);
+}
+
+/* What block h takes from memory, header included. */
+static size_t block_bytes(const struct kmalloc_header *h)
+{
+	if (h->class == LARGE_CLASS)
+		return h->nframes * PAGE_SIZE;
+	return class_size(h->class);
+}
+
+static void kmalloc_account(const struct kmalloc_header *h, long sign)
+{
+	__atomic_fetch_add(&kmalloc_objects, sign, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&kmalloc_bytes, sign * (long)block_bytes(h),
+			   __ATOMIC_RELAXED);
+}
+
+void kmalloc_usage(unsigned long *objects, unsigned long *bytes)
+{
+	*objects = __atomic_load_n(&kmalloc_objects, __ATOMIC_RELAXED);
+	*bytes = __atomic_load_n(&kmalloc_bytes, __ATOMIC_RELAXED);
 }
 
 /* Splits a fresh frame into objects of one class. */
@@ -78,6 +101,7 @@ static void *kmalloc_large(size_t size)
 	h->magic = KMALLOC_MAGIC;
 	h->class = LARGE_CLASS;
 	h->nframes = n;
+	kmalloc_account(h, 1);
 	return h + 1;
 }
 
@@ -91,6 +115,7 @@ static void *kmalloc_small(unsigned int class)
 		o = free_lists[class];
 		free_lists[class] = o->next;
 		o->hdr.magic = KMALLOC_MAGIC;
+		kmalloc_account(&o->hdr, 1);
 	}
 	spin_unlock_irqrestore(&kmalloc_lock, flags);
 	return o ? &o->hdr + 1 : NULL;
@@ -181,6 +206,8 @@ void kfree(const void *p)
 	/* Under the lock: of two CPUs freeing p at once, one sees it freed. */
 	spin_lock_irqsave(&kmalloc_lock, flags);
 	h = kmalloc_hdr(p);
+	if (h)
+		kmalloc_account(h, -1);
 	if (h && h->class == LARGE_CLASS) {
 		h->magic = KFREE_MAGIC;
 		free_frames(__pa(h), h->nframes);

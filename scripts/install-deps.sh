@@ -3,7 +3,8 @@
 #
 # Installs the Debian packages the build and the QEMU boot need, if any is
 # missing (libelf-dev for scripts/jump_label_fixup.c, python3-pyelftools for
-# scripts/check_jump_table.py and scripts/modpost.py). As root it runs
+# scripts/check_jump_table.py and scripts/modpost.py, clang-14 and
+# libclang-rt-14-dev for the module loader's fuzzer). As root it runs
 # apt-get; otherwise it prints the command to run.
 # With --bench it also needs gnuplot (for make bench).
 set -e
@@ -22,6 +23,10 @@ have mformat || need="$need mtools"
 /usr/bin/python3 -c 'import kconfiglib' 2>/dev/null || need="$need python3-kconfiglib"
 /usr/bin/python3 -c 'import elftools' 2>/dev/null || need="$need python3-pyelftools"
 [ -e /usr/include/gelf.h ] || need="$need libelf-dev"
+# The module loader's fuzzer (make fuzz, and a short pass in make test).
+have clang-14 || need="$need clang-14"
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+	>/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 if [ "$1" = --bench ]; then
 	have gnuplot || need="$need gnuplot-nox"
 fi

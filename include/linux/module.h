@@ -20,6 +20,7 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/list.h>
+#include <linux/module_mem.h>
 
 #define MODULE_NAME_LEN 56
 
@@ -29,24 +30,6 @@ enum module_state {
 	MODULE_STATE_COMING,	/* loaded and linked, init running */
 	MODULE_STATE_GOING,	/* exit running or init failed */
 	MODULE_STATE_UNFORMED,	/* still being loaded */
-};
-
-/*
- * A module's memory, one region per kind, each page-aligned in the module
- * area (MODULES_VADDR..MODULES_END, within +-2 GiB of the kernel for
- * 32-bit relocations) and mapped W^X: text RX, rodata R, ro_after_init RW
- * until init returns then R, data (and bss) RW NX. The init regions are
- * freed once init returns 0 (base becomes NULL).
- */
-enum mod_mem_type {
-	MOD_TEXT,
-	MOD_RODATA,
-	MOD_RO_AFTER_INIT,
-	MOD_DATA,
-	MOD_INIT_TEXT,
-	MOD_INIT_RODATA,
-	MOD_INIT_DATA,
-	MOD_MEM_NUM_TYPES,
 };
 
 struct module_memory {
@@ -126,6 +109,11 @@ extern struct list_head modules;
  * the module and what is wrong; a refusal leaves nothing behind.
  */
 struct module *load_module(const char *name);
+/*
+ * The same for a blob the caller holds (a test's broken copy, say): its
+ * name is the name .modinfo must give. Steps: Documentation/modules.rst.
+ */
+struct module *load_module_blob(const struct module_blob *blob);
 /* Loads name unless it is loaded: 0, or load_module()'s error. */
 int request_module(const char *name);
 /*
@@ -210,7 +198,9 @@ static inline const char *module_kallsyms_lookup(unsigned long addr,
  * The module side. Inside a module (built with -DMODULE), THIS_MODULE is
  * the module itself: __this_module is resolved by the loader, not
  * exported. module_init()/module_exit() name init_module/cleanup_module,
- * which the loader looks up. .modinfo holds NUL-terminated "key=value"
+ * which the loader looks up (aliases that copy fn's attributes: an __init
+ * function is __cold, and an alias may not be less restrictive than its
+ * target). .modinfo holds NUL-terminated "key=value"
  * strings: name= (from KBUILD_MODNAME), license=, description=, author=.
  * Built into the kernel, module_init() is a device_initcall and
  * module_exit() is dropped.

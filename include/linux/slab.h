@@ -23,6 +23,13 @@ void kfree(const void *p);
 size_t ksize(const void *p);
 
 /*
+ * What is allocated now: blocks not yet freed, and the bytes they take
+ * (size class, or whole frames for large blocks, headers included). For
+ * leak tests: a balanced operation leaves both as they were.
+ */
+void kmalloc_usage(unsigned long *objects, unsigned long *bytes);
+
+/*
  * Fault injection, for tests: the next n calls of kmalloc() (and so of
  * kzalloc() and kcalloc()) return NULL; 0 stops it. Returns how many of
  * the previous request were still pending.

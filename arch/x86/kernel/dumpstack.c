@@ -7,6 +7,7 @@
  * kernel.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/init.h>
 #include <linux/uaccess.h>
 #include <asm/processor.h>
@@ -40,8 +41,10 @@ static bool kernel_text_address(unsigned long addr)
 {
 	if (addr >= (unsigned long)_text && addr < (unsigned long)_etext)
 		return true;
-	return init_mem_available && addr >= (unsigned long)__init_text_begin &&
-	       addr < (unsigned long)__init_text_end;
+	if (init_mem_available && addr >= (unsigned long)__init_text_begin &&
+	    addr < (unsigned long)__init_text_end)
+		return true;
+	return is_module_text_address(addr);
 }
 
 /*

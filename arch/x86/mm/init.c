@@ -170,6 +170,125 @@ int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot)
 	return 0;
 }
 
+/*
+ * Splits the 2 MiB page of the direct map holding va into 512 4 KiB pages
+ * of the same frames and protection: 0, or -ENOMEM. The translation of
+ * every address stays the same, so CPUs may use the old or the new entry
+ * meanwhile (the SDM allows changing the page size alone); the caller
+ * flushes. The new table is never merged back.
+ */
+static int split_direct_map_page(unsigned long va)
+{
+	pteval_t *pmd = walk(va, 2, false), *table, prot;
+	phys_addr_t pa, base;
+	unsigned int i;
+
+	if (!pmd || !(*pmd & _PAGE_PSE))
+		return 0;
+	pa = alloc_frame();
+	if (!pa)
+		return -ENOMEM;
+	table = __va(pa);
+	base = *pmd & PTE_PFN_MASK & ~(phys_addr_t)(PMD_SIZE - 1);
+	prot = *pmd & ~PTE_PFN_MASK & ~_PAGE_PSE;
+	for (i = 0; i < 512; i++)
+		table[i] = (base + i * PAGE_SIZE) | prot;
+	*pmd = pa | TABLE_PROT;
+	return 0;
+}
+
+#define PROT_MASK (_PAGE_PRESENT | _PAGE_RW | _PAGE_NX)
+
+/*
+ * The direct-map alias of the frame mapped at va gets prot; its 2 MiB page
+ * is split first unless it has prot already. 1 if an entry changed (the
+ * caller flushes), 0 if none did, or -errno.
+ */
+static int set_alias_prot(unsigned long va, pteval_t prot)
+{
+	bool large;
+	pteval_t *e = lookup_pte(va, &large), *alias;
+	unsigned long a;
+
+	if (!e || large)
+		return -EINVAL;
+	a = (unsigned long)__va(*e & PTE_PFN_MASK);
+	alias = lookup_pte(a, &large);
+	if (!alias)
+		return -EINVAL;
+	if ((*alias & PROT_MASK) == prot)
+		return 0;
+	if (large && split_direct_map_page(a))
+		return -ENOMEM;
+	alias = lookup_pte(a, &large);
+	*alias = (*alias & PTE_PFN_MASK) | prot;
+	return 1;
+}
+
+int set_memory_alias_prot(unsigned long va, unsigned long npages, pteval_t prot)
+{
+	unsigned long i;
+	bool changed = false;
+	int ret = 0;
+
+	for (i = 0; i < npages && ret >= 0; i++) {
+		ret = set_alias_prot(va + i * PAGE_SIZE, prot);
+		changed |= ret > 0;
+	}
+	if (changed)
+		flush_tlb_all();
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Frees the page table mapping the 2 MiB block around va if it maps
+ * nothing any more. The PMD entry is cleared and every CPU flushed (INVLPG
+ * also drops paging-structure caches) before the frame can be reused.
+ */
+static void free_empty_pte_table(unsigned long va)
+{
+	pteval_t *pmd = walk(va, 2, false), *table;
+	unsigned int i;
+
+	if (!pmd || !(*pmd & _PAGE_PRESENT) || (*pmd & _PAGE_PSE))
+		return;
+	table = __va(*pmd & PTE_PFN_MASK);
+	for (i = 0; i < 512; i++)
+		if (table[i])
+			return;
+	*pmd = 0;
+	flush_tlb_kernel_range(va, va + PAGE_SIZE);
+	free_frame(__pa(table));
+}
+
+/*
+ * Two passes, so that no frame is freed while a CPU may still reach it
+ * through its TLB: the first clears the present bit of every entry but
+ * keeps the frame number, then every CPU flushes, then the second frees
+ * the frames and zeroes the entries. Needs no memory.
+ */
+void unmap_kernel_range_free(unsigned long va, unsigned long size)
+{
+	unsigned long end = va + size, a;
+	pteval_t *e;
+
+	for (a = va; a < end; a += PAGE_SIZE) {
+		e = walk(a, 1, false);
+		if (!WARN_ON_ONCE(!e || !(*e & _PAGE_PRESENT)))
+			*e &= ~_PAGE_PRESENT;
+	}
+	flush_tlb_kernel_range(va, end);
+	for (a = va; a < end; a += PAGE_SIZE) {
+		e = walk(a, 1, false);
+		if (e && *e) {
+			free_frame(*e & PTE_PFN_MASK);
+			*e = 0;
+		}
+	}
+	for (a = ALIGN_DOWN(va, PMD_SIZE); a < end; a += PMD_SIZE)
+		free_empty_pte_table(a);
+}
+
 void *set_fixmap(enum fixed_addresses idx, phys_addr_t pa)
 {
 	unsigned long va = fix_to_virt(idx);

@@ -28,6 +28,15 @@ typedef u64 pteval_t;
 #define PMD_SIZE (1UL << 21)
 
 /*
+ * The module area (arch/x86/mm/module.c), as in Linux: above the kernel
+ * image's 512 MiB and below the fixmap, so that every module address is
+ * within 2 GiB of the kernel and of every other module (32-bit
+ * relocations, -mcmodel=kernel).
+ */
+#define MODULES_VADDR 0xffffffffa0000000UL
+#define MODULES_END 0xffffffffff000000UL /* FIXADDR_START */
+
+/*
  * Map [va, va + size) to [pa, pa + size) with prot, using 2 MiB pages where
  * both addresses are aligned unless small is set. Returns 0 or -ENOMEM.
  */
@@ -42,6 +51,21 @@ int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot);
 /* On every online CPU, waiting for all: the range, or the whole TLB. */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 void flush_tlb_all(void);
+/*
+ * Gives the direct-map alias (__va() of the frame) of each of the npages
+ * 4 KiB pages mapped at va the protection prot, splitting 2 MiB pages of
+ * the direct map as needed, then flushes every CPU: 0, -EINVAL (a page
+ * not mapped in 4 KiB pages) or -ENOMEM. So that a mapping made read-only
+ * (module text, rodata) has no writable alias, as the image's text has
+ * none.
+ */
+int set_memory_alias_prot(unsigned long va, unsigned long npages, pteval_t prot);
+/*
+ * Unmaps [va, va + size) (4 KiB pages, all mapped), flushes every CPU's
+ * TLB, then frees the frames and the page tables left empty. For mappings
+ * whose frames came from the frame allocator.
+ */
+void unmap_kernel_range_free(unsigned long va, unsigned long size);
 /* MMIO: maps size bytes at pa uncached and returns the address. */
 void *ioremap(phys_addr_t pa, unsigned long size);
 

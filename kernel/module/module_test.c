@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the module loader, with the test modules of kernel/module/test/
+ * (found by module_blob_find()). Suite "module": loads and unloads, every
+ * region's protection, exports between modules, references, a failing
+ * init, %pS. Suite "module_refusal": broken modules and broken copies of
+ * modtest_basic, each refused with its errno and its one-line message and
+ * leaving frames, kmalloc and the module area as they were.
+ *
+ * Leak checks run the operation once before counting: the first run may
+ * fill kmalloc's free lists from fresh frames, which stay there; the
+ * second must then end with every count where it started.
+ */
+#include <linux/kernel.h>
+#include <linux/elf.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <asm/module.h>
+#include <asm/pgtable.h>
+#include <kunit/test.h>
+#include "test/modtest.h"
+
+/* What the modules reported, reset before every case. */
+static struct {
+	struct modtest_report report;
+	enum module_state state_at_init;
+	pteval_t ro_after_init_pte, init_text_pte;
+	int value[2];
+	unsigned int exits, basic_exits, user_exits, initfail_exits;
+	int get_in_exit; /* try_module_get() during modtest_basic's exit */
+} seen;
+
+void modtest_report(const struct modtest_report *r)
+{
+	struct module *mod = r->this_module;
+	pteval_t *e;
+	bool large;
+
+	seen.report = *r;
+	seen.state_at_init = mod->state;
+	e = lookup_pte((unsigned long)r->ro_after_init, &large);
+	seen.ro_after_init_pte = e ? *e : 0;
+	e = lookup_pte((unsigned long)r->init_text, &large);
+	seen.init_text_pte = e ? *e : 0;
+}
+EXPORT_SYMBOL(modtest_report);
+
+void modtest_value(const char *who, int value)
+{
+	seen.value[!strcmp(who, "modtest_user")] = value;
+}
+EXPORT_SYMBOL(modtest_value);
+
+void modtest_exit(const char *who)
+{
+	seen.exits++;
+	if (!strcmp(who, "modtest_basic")) {
+		seen.basic_exits++;
+		seen.get_in_exit = try_module_get(seen.report.this_module);
+	} else if (!strcmp(who, "modtest_user")) {
+		seen.user_exits++;
+	} else {
+		seen.initfail_exits++;
+	}
+}
+EXPORT_SYMBOL(modtest_exit);
+
+int modtest_request(const char *name)
+{
+	return request_module(name);
+}
+EXPORT_SYMBOL(modtest_request);
+
+int modtest_gpl_only(int x)
+{
+	return x + 1;
+}
+EXPORT_SYMBOL_GPL(modtest_gpl_only);
+
+int modtest_kernel_export(int x)
+{
+	return x;
+}
+EXPORT_SYMBOL(modtest_kernel_export);
+
+struct mem_counts {
+	unsigned long frames, objects, bytes, area;
+};
+
+static void mem_counts(struct mem_counts *c)
+{
+	task_reap_dead();
+	c->frames = nr_free_frames();
+	kmalloc_usage(&c->objects, &c->bytes);
+	c->area = module_area_pages_used();
+}
+
+/*
+ * Runs op (after a first run that may fill kmalloc's free lists) until a
+ * run leaves every count as it found it, 3 times at most: another CPU may
+ * allocate or free meanwhile, but a leak shows in every run.
+ */
+static void expect_no_leak(struct kunit *test,
+			   void (*op)(struct kunit *test, const void *arg),
+			   const void *arg)
+{
+	struct mem_counts before, after;
+	int tries;
+
+	op(test, arg);
+	for (tries = 0; tries < 3; tries++) {
+		mem_counts(&before);
+		op(test, arg);
+		mem_counts(&after);
+		if (!memcmp(&before, &after, sizeof(before)))
+			return;
+	}
+	KUNIT_EXPECT_EQ(test, after.frames, before.frames);
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects);
+	KUNIT_EXPECT_EQ(test, after.bytes, before.bytes);
+	KUNIT_EXPECT_EQ(test, after.area, before.area);
+}
+
+static int module_test_init(struct kunit *test)
+{
+	memset(&seen, 0, sizeof(seen));
+	seen.get_in_exit = -1;
+	return 0;
+}
+
+static struct module *load_ok(struct kunit *test, const char *name)
+{
+	struct module *mod = load_module(name);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mod), "load_module(%s): %ld", name,
+			       PTR_ERR(mod));
+	return mod;
+}
+
+static bool is_loaded(const char *name)
+{
+	bool loaded;
+
+	mutex_lock(&module_mutex);
+	loaded = find_module(name);
+	mutex_unlock(&module_mutex);
+	return loaded;
+}
+
+static pteval_t pte_of(const void *p)
+{
+	bool large;
+	pteval_t *e = lookup_pte((unsigned long)p, &large);
+
+	return e && !large ? *e : 0;
+}
+
+/* The entry of p's frame in the direct map (its alias), 4 KiB or 2 MiB. */
+static pteval_t alias_pte_of(const void *p)
+{
+	bool large;
+	pteval_t *e = lookup_pte((unsigned long)p, &large);
+
+	if (!e || large)
+		return 0;
+	e = lookup_pte((unsigned long)__va(*e & PTE_PFN_MASK), &large);
+	return e ? *e : 0;
+}
+
+#define PROT_BITS (_PAGE_PRESENT | _PAGE_RW | _PAGE_NX)
+
+static void module_test_load_unload(struct kunit *test)
+{
+	struct module *mod = load_ok(test, "modtest_basic");
+	const struct modtest_report *r = &seen.report;
+
+	KUNIT_EXPECT_PTR_EQ(test, r->this_module, mod);
+	KUNIT_EXPECT_STREQ(test, mod->name, "modtest_basic");
+	KUNIT_EXPECT_EQ(test, seen.state_at_init, MODULE_STATE_COMING);
+	KUNIT_EXPECT_EQ(test, mod->state, MODULE_STATE_LIVE);
+	KUNIT_EXPECT_TRUE(test, mod->gpl_compatible);
+	/* init ran: it wrote ro_after_init from its init data. */
+	KUNIT_EXPECT_EQ(test, *r->ro_after_init, 52);
+	KUNIT_EXPECT_EQ(test, *r->data, 42);
+	KUNIT_EXPECT_EQ(test, *r->bss, 0);
+	KUNIT_EXPECT_STREQ(test, r->rodata, "modtest_basic rodata");
+	KUNIT_EXPECT_EQ(test, r->add(2, 3), 5);
+	KUNIT_EXPECT_PTR_EQ(test, __module_address((unsigned long)r->data),
+			    mod);
+	KUNIT_EXPECT_PTR_EQ(test, __module_text_address((unsigned long)r->add),
+			    mod);
+	KUNIT_EXPECT_NULL(test,
+			  __module_text_address((unsigned long)r->rodata));
+	KUNIT_EXPECT_TRUE(test, is_module_text_address((unsigned long)r->add));
+	KUNIT_EXPECT_EQ(test, module_refcount(mod), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	KUNIT_EXPECT_EQ(test, seen.basic_exits, 1);
+	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_basic"));
+	KUNIT_EXPECT_NULL(test, __module_address((unsigned long)r->add));
+	KUNIT_EXPECT_EQ(test, pte_of(r->add), 0);
+	KUNIT_EXPECT_EQ(test, pte_of(r->data), 0);
+}
+
+static void module_test_wx(struct kunit *test)
+{
+	struct module *mod = load_ok(test, "modtest_basic");
+	const struct modtest_report *r = &seen.report;
+	struct module_memory *text = &mod->mem[MOD_TEXT];
+	phys_addr_t text_frame;
+
+	KUNIT_EXPECT_EQ(test, pte_of(r->add) & PROT_BITS, _PAGE_PRESENT);
+	KUNIT_EXPECT_EQ(test, pte_of(r->rodata) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, pte_of(r->data) & PROT_BITS, PROT_BITS);
+	KUNIT_EXPECT_EQ(test, pte_of(r->bss) & PROT_BITS, PROT_BITS);
+	KUNIT_EXPECT_EQ(test, pte_of(mod) & PROT_BITS, PROT_BITS);
+	/* ro_after_init: writable while init ran, sealed once it returned. */
+	KUNIT_EXPECT_EQ(test, seen.ro_after_init_pte & PROT_BITS, PROT_BITS);
+	KUNIT_EXPECT_EQ(test, pte_of(r->ro_after_init) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	/* Init text ran from an RX page, which is gone now. */
+	KUNIT_EXPECT_EQ(test, seen.init_text_pte & PROT_BITS, _PAGE_PRESENT);
+	KUNIT_EXPECT_NULL(test, mod->mem[MOD_INIT_TEXT].base);
+	KUNIT_EXPECT_NULL(test, mod->mem[MOD_INIT_DATA].base);
+	KUNIT_EXPECT_EQ(test, pte_of(r->init_text), 0);
+	KUNIT_EXPECT_EQ(test, pte_of(r->init_data), 0);
+	/* No writable alias of text and read-only data; data's stays RW. */
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->add) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->rodata) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->ro_after_init) & PROT_BITS,
+			_PAGE_PRESENT | _PAGE_NX);
+	KUNIT_EXPECT_EQ(test, alias_pte_of(r->data) & PROT_BITS, PROT_BITS);
+	/* Every region in the module area, each followed by a guard page. */
+	KUNIT_EXPECT_TRUE(test, within_module_area((unsigned long)r->add));
+	KUNIT_EXPECT_TRUE(test, within_module_mem_type((unsigned long)mod, mod,
+						       MOD_DATA));
+	KUNIT_EXPECT_EQ(test, pte_of(text->base + ALIGN(text->size, PAGE_SIZE)),
+			0);
+	text_frame = pte_of(r->add) & PTE_PFN_MASK;
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	/* The text's frame went back to the allocator writable again. */
+	KUNIT_EXPECT_EQ(test, pte_of(__va(text_frame)) & PROT_BITS, PROT_BITS);
+}
+
+static void module_test_symbols(struct kunit *test)
+{
+	struct module *mod = load_ok(test, "modtest_basic");
+	unsigned long size, off;
+	const char *modname, *name;
+	char buf[96];
+
+	name = module_kallsyms_lookup((unsigned long)seen.report.add + 1, &size,
+				      &off, &modname);
+	KUNIT_EXPECT_STREQ(test, name, "modtest_basic_add");
+	KUNIT_EXPECT_EQ(test, off, 1);
+	KUNIT_EXPECT_GT(test, size, 1);
+	KUNIT_EXPECT_STREQ(test, modname, "modtest_basic");
+	snprintf(buf, sizeof(buf), "%pS", (char *)seen.report.add + 1);
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      !strncmp(buf, "modtest_basic_add+0x1/0x", 24) &&
+				      strstr(buf, " [modtest_basic]"),
+			      "%%pS: %s", buf);
+	snprintf(buf, sizeof(buf), "%ps", seen.report.rodata);
+	KUNIT_EXPECT_STREQ(test, buf, "greeting [modtest_basic]");
+	/* The init function's symbol is kept, but its memory is gone. */
+	KUNIT_EXPECT_NULL(test, module_kallsyms_lookup(
+					(unsigned long)seen.report.init_text,
+					NULL, NULL, &modname));
+	KUNIT_EXPECT_EQ(test, delete_module(mod->name), 0);
+}
+
+static void load_unload_basic(struct kunit *test, const void *unused)
+{
+	load_ok(test, "modtest_basic");
+	KUNIT_ASSERT_EQ(test, delete_module("modtest_basic"), 0);
+}
+
+/* A load and an unload leave frames, kmalloc and the area as they were. */
+static void module_test_no_leak(struct kunit *test)
+{
+	u64 t0, t1, t2;
+
+	expect_no_leak(test, load_unload_basic, NULL);
+	KUNIT_EXPECT_GE(test, seen.basic_exits, 2);
+	/* What a load and an unload cost, for the record (not checked). */
+	t0 = ktime_get_ns();
+	load_ok(test, "modtest_basic");
+	t1 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	t2 = ktime_get_ns();
+	kunit_info(test, "modtest_basic: load %llu us, unload %llu us",
+		   (t1 - t0) / 1000, (t2 - t1) / 1000);
+}
+
+static void module_test_uses_pin(struct kunit *test)
+{
+	struct module *basic = load_ok(test, "modtest_basic");
+	u64 log;
+
+	load_ok(test, "modtest_user");
+	KUNIT_EXPECT_EQ(test, seen.value[1], 2 + 3 + 200);
+	KUNIT_EXPECT_EQ(test, module_refcount(basic), 1);
+	log = printk_log_end();
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), -EBUSY);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_basic is in use by modtest_user\n"));
+	KUNIT_EXPECT_EQ(test, seen.basic_exits, 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_user"), 0);
+	KUNIT_EXPECT_EQ(test, seen.user_exits, 1);
+	KUNIT_EXPECT_EQ(test, module_refcount(basic), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	KUNIT_EXPECT_EQ(test, seen.basic_exits, 1);
+}
+
+static void module_test_get_put(struct kunit *test)
+{
+	struct module *mod = load_ok(test, "modtest_basic");
+	u64 log;
+
+	KUNIT_EXPECT_TRUE(test, try_module_get(mod));
+	__module_get(mod);
+	KUNIT_EXPECT_EQ(test, module_refcount(mod), 2);
+	log = printk_log_end();
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), -EBUSY);
+	KUNIT_EXPECT_TRUE(test,
+			  printk_log_contains(
+				  log,
+				  "module modtest_basic: 2 references held\n"));
+	module_put(mod);
+	module_put(mod);
+	KUNIT_EXPECT_EQ(test, module_refcount(mod), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	/* Its exit ran with the module GOING: no new reference then. */
+	KUNIT_EXPECT_EQ(test, seen.get_in_exit, 0);
+}
+
+static void module_test_duplicate(struct kunit *test)
+{
+	struct module *mod;
+	u64 log;
+
+	load_ok(test, "modtest_basic");
+	log = printk_log_end();
+	mod = load_module("modtest_basic");
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), -EEXIST);
+	KUNIT_EXPECT_TRUE(
+		test, printk_log_contains(
+			      log, "module modtest_basic: already loaded\n"));
+	KUNIT_EXPECT_EQ(test, request_module("modtest_basic"), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	KUNIT_EXPECT_EQ(test, seen.basic_exits, 1);
+}
+
+static void load_initfail(struct kunit *test, const void *unused)
+{
+	u64 log = printk_log_end();
+
+	seen.value[0] = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_initfail")),
+			-ENODEV);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_initfail: init failed with -19\n"));
+	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
+}
+
+/* init ran and failed: no exit, nothing left, nothing leaked. */
+static void module_test_init_fails(struct kunit *test)
+{
+	expect_no_leak(test, load_initfail, NULL);
+	KUNIT_EXPECT_EQ(test, seen.initfail_exits, 0);
+	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_initfail"));
+}
+
+static void module_test_request_and_names(struct kunit *test)
+{
+	u64 log;
+
+	KUNIT_EXPECT_EQ(test, request_module("modtest_basic"), 0);
+	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_basic"));
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+	log = printk_log_end();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_none")), -ENOENT);
+	KUNIT_EXPECT_EQ(test, request_module("modtest_none"), -ENOENT);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_none: not found (no blob of that name)\n"));
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_none"), -ENOENT);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(log, "module modtest_none: not loaded\n"));
+}
+
+/* Init runs without module_mutex: it may load a module (no deadlock). */
+static void module_test_init_loads_module(struct kunit *test)
+{
+	seen.value[0] = -1;
+	load_ok(test, "modtest_nested");
+	KUNIT_EXPECT_EQ(test, seen.value[0], 0);
+	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_basic"));
+	KUNIT_EXPECT_EQ(test, seen.state_at_init, MODULE_STATE_COMING);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_nested"), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+}
+
+static struct kunit_case module_test_cases[] = {
+	KUNIT_CASE(module_test_load_unload),
+	KUNIT_CASE(module_test_wx),
+	KUNIT_CASE(module_test_symbols),
+	KUNIT_CASE(module_test_no_leak),
+	KUNIT_CASE(module_test_uses_pin),
+	KUNIT_CASE(module_test_get_put),
+	KUNIT_CASE(module_test_duplicate),
+	KUNIT_CASE(module_test_init_fails),
+	KUNIT_CASE(module_test_request_and_names),
+	KUNIT_CASE(module_test_init_loads_module),
+	{}
+};
+
+static struct kunit_suite module_test_suite = {
+	.name = "module",
+	.init = module_test_init,
+	.test_cases = module_test_cases,
+};
+
+/*
+ * Refusals. expect_refusal() is the whole check: refused with err and a
+ * log line holding msg, and nothing leaked.
+ */
+struct refusal {
+	const struct module_blob *blob;
+	int err;
+	const char *msg;
+};
+
+static void refuse_once(struct kunit *test, const void *arg)
+{
+	const struct refusal *r = arg;
+	u64 log = printk_log_end();
+	struct module *mod = load_module_blob(r->blob);
+
+	if (!IS_ERR(mod)) {
+		delete_module(mod->name);
+		KUNIT_FAIL(test, "%s was loaded, expected error %d",
+			   r->blob->name, r->err);
+		kunit_abort(test);
+	}
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), r->err);
+	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, r->msg),
+			      "no \"%s\" in the log", r->msg);
+}
+
+static void expect_refusal(struct kunit *test, const struct module_blob *blob,
+			   int err, const char *msg)
+{
+	struct refusal r = { blob, err, msg };
+
+	expect_no_leak(test, refuse_once, &r);
+}
+
+static void expect_module_refused(struct kunit *test, const char *name, int err,
+				  const char *msg)
+{
+	const struct module_blob *blob = module_blob_find(name);
+
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	expect_refusal(test, blob, err, msg);
+}
+
+static void module_refusal_unknown_symbol(struct kunit *test)
+{
+	expect_module_refused(
+		test, "modtest_unknown", -ENOENT,
+		"module modtest_unknown: unknown symbol modtest_no_such_symbol\n");
+}
+
+static void module_refusal_gpl_only(struct kunit *test)
+{
+	u64 log = printk_log_end();
+
+	expect_module_refused(
+		test, "modtest_nolicense", -EPERM,
+		"module modtest_nolicense: GPL-only symbol modtest_gpl_only (of the kernel) used by a module without a GPL-compatible license\n");
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_nolicense: no license, taken as not GPL-compatible\n"));
+}
+
+static void module_refusal_export_of_kernel(struct kunit *test)
+{
+	expect_module_refused(
+		test, "modtest_dupkernel", -ENOEXEC,
+		"module modtest_dupkernel: exports modtest_kernel_export, which the kernel already exports\n");
+}
+
+static void module_refusal_export_of_module(struct kunit *test)
+{
+	load_ok(test, "modtest_basic");
+	expect_module_refused(
+		test, "modtest_dupexport", -ENOEXEC,
+		"module modtest_dupexport: exports modtest_basic_add, which modtest_basic already exports\n");
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
+}
+
+/*
+ * Broken copies of modtest_basic: a mutation edits the copy (and may
+ * change the blob's size, name or address), then expect_refusal() runs.
+ * A new case is a mutate_ function and a MUTATION_CASE line.
+ */
+static Elf64_Shdr *shdr_named(u8 *img, const char *name)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(img + h->e_shoff);
+	const char *names = (const char *)img + sh[h->e_shstrndx].sh_offset;
+	unsigned int i;
+
+	for (i = 1; i < h->e_shnum; i++)
+		if (!strcmp(names + sh[i].sh_name, name))
+			return &sh[i];
+	return NULL;
+}
+
+static Elf64_Shdr *shdr_of(u8 *img, unsigned int i)
+{
+	return (Elf64_Shdr *)(img + ((Elf64_Ehdr *)img)->e_shoff) + i;
+}
+
+static Elf64_Rela *first_rela(struct kunit *test, u8 *img)
+{
+	Elf64_Shdr *rs = shdr_named(img, ".rela.text");
+
+	KUNIT_ASSERT_NOT_NULL(test, rs);
+	KUNIT_ASSERT_GT(test, rs->sh_size, 0);
+	return (Elf64_Rela *)(img + rs->sh_offset);
+}
+
+static Elf64_Sym *symtab(struct kunit *test, u8 *img, unsigned int *n)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	unsigned int i;
+
+	for (i = 1; i < h->e_shnum; i++) {
+		Elf64_Shdr *s = shdr_of(img, i);
+
+		if (s->sh_type == SHT_SYMTAB) {
+			*n = s->sh_size / sizeof(Elf64_Sym);
+			return (Elf64_Sym *)(img + s->sh_offset);
+		}
+	}
+	KUNIT_FAIL(test, "no symbol table");
+	kunit_abort(test);
+}
+
+static void mutate_truncated(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	b->size /= 2;
+}
+
+static void mutate_bad_magic(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	img[3] = 0;
+}
+
+static void mutate_not_rel(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	((Elf64_Ehdr *)img)->e_type = 2;
+}
+
+static void mutate_machine(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	((Elf64_Ehdr *)img)->e_machine = 3;
+}
+
+static void mutate_shstrndx(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+
+	h->e_shstrndx = h->e_shnum;
+}
+
+static void mutate_unaligned(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	memmove(img + 4, img, b->size);
+	b->data = img + 4;
+}
+
+static void mutate_section_past_end(struct kunit *test, struct module_blob *b,
+				    u8 *img)
+{
+	Elf64_Shdr *s = shdr_named(img, ".text");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->sh_offset = b->size - 1;
+}
+
+static void mutate_alignment(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	Elf64_Shdr *s = shdr_named(img, ".text");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->sh_addralign = 3;
+}
+
+static void mutate_wx(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	Elf64_Shdr *s = shdr_named(img, ".data");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->sh_flags |= SHF_EXECINSTR;
+}
+
+static void mutate_sht_rel(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	Elf64_Shdr *s = shdr_named(img, ".rela.text");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->sh_type = SHT_REL;
+}
+
+static void mutate_no_modinfo(struct kunit *test, struct module_blob *b,
+			      u8 *img)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, ".modinfo");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	/* ".modinfo" becomes ".modinfX" in the section name table. */
+	img[shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name + 7] = 'X';
+}
+
+static void mutate_wrong_name(struct kunit *test, struct module_blob *b,
+			      u8 *img)
+{
+	b->name = "modtest_other";
+}
+
+static void mutate_common(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	unsigned int n, j;
+	Elf64_Sym *sym = symtab(test, img, &n);
+
+	for (j = 1; j < n; j++) {
+		if (ELF64_ST_TYPE(sym[j].st_info) == STT_OBJECT) {
+			sym[j].st_shndx = SHN_COMMON;
+			return;
+		}
+	}
+	KUNIT_FAIL(test, "no object symbol");
+}
+
+static void mutate_symbol_name(struct kunit *test, struct module_blob *b,
+			       u8 *img)
+{
+	unsigned int n;
+	Elf64_Sym *sym = symtab(test, img, &n);
+
+	KUNIT_ASSERT_GT(test, n, 1);
+	sym[n - 1].st_name = 0x7fffffff;
+}
+
+static void mutate_reloc_offset(struct kunit *test, struct module_blob *b,
+				u8 *img)
+{
+	Elf64_Shdr *text = shdr_named(img, ".text");
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	first_rela(test, img)->r_offset = text->sh_size - 2;
+}
+
+static void set_rela_type(struct kunit *test, u8 *img, u32 type)
+{
+	Elf64_Rela *r = first_rela(test, img);
+
+	r->r_info = (r->r_info & ~0xffffffffULL) | type;
+}
+
+static void mutate_reloc_gotpcrel(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	set_rela_type(test, img, R_X86_64_GOTPCREL);
+}
+
+static void mutate_reloc_type_200(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	set_rela_type(test, img, 200);
+}
+
+static void mutate_reloc_symbol(struct kunit *test, struct module_blob *b,
+				u8 *img)
+{
+	Elf64_Rela *r = first_rela(test, img);
+
+	r->r_info = (0x12345ULL << 32) | ELF64_R_TYPE(r->r_info);
+}
+
+static void mutate_reloc_not_zero(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	Elf64_Shdr *text = shdr_named(img, ".text");
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	img[text->sh_offset + first_rela(test, img)->r_offset] = 0xaa;
+}
+
+/* An R_X86_64_64 of a kernel address made 32-bit: it cannot zero-extend. */
+static void mutate_reloc_overflow(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	Elf64_Shdr *rs = shdr_named(img, ".rela__ksymtab");
+	Elf64_Rela *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, rs);
+	r = (Elf64_Rela *)(img + rs->sh_offset);
+	KUNIT_ASSERT_EQ(test, ELF64_R_TYPE(r->r_info), R_X86_64_64);
+	r->r_info = (r->r_info & ~0xffffffffULL) | R_X86_64_32;
+}
+
+static void check_mutation(struct kunit *test,
+			   void (*mutate)(struct kunit *test,
+					  struct module_blob *b, u8 *img),
+			   int err, const char *msg)
+{
+	const struct module_blob *orig = module_blob_find("modtest_basic");
+	struct module_blob blob;
+	u8 *img;
+
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	img = kunit_kmalloc(test, orig->size + 8, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	memcpy(img, orig->data, orig->size);
+	blob = (struct module_blob){ orig->name, img, orig->size };
+	mutate(test, &blob, img);
+	expect_refusal(test, &blob, err, msg);
+}
+
+#define MUTATION_CASE(name, err, msg)                          \
+	static void module_refusal_##name(struct kunit *test)  \
+	{                                                      \
+		check_mutation(test, mutate_##name, err, msg); \
+	}
+
+MUTATION_CASE(truncated, -ENOEXEC, "is not inside the file (0x")
+MUTATION_CASE(bad_magic, -ENOEXEC,
+	      "module modtest_basic: bad ELF magic 7f 45 4c 00\n")
+MUTATION_CASE(not_rel, -ENOEXEC,
+	      "module modtest_basic: not a relocatable object (e_type 2)\n")
+MUTATION_CASE(machine, -ENOEXEC,
+	      "module modtest_basic: not x86-64 (e_machine 3)\n")
+MUTATION_CASE(shstrndx, -ENOEXEC, "is not a section (")
+MUTATION_CASE(unaligned, -EINVAL, "is not 8-byte aligned\n")
+MUTATION_CASE(section_past_end, -ENOEXEC,
+	      " (.text) ends past the file (offset 0x")
+MUTATION_CASE(alignment, -ENOEXEC,
+	      " (.text): alignment 0x3 is not a power of two\n")
+MUTATION_CASE(wx, -ENOEXEC, " (.data) is writable and executable\n")
+MUTATION_CASE(sht_rel, -ENOEXEC,
+	      " (.rela.text): SHT_REL relocations are not supported")
+MUTATION_CASE(no_modinfo, -ENOEXEC,
+	      "module modtest_basic: no .modinfo section\n")
+MUTATION_CASE(wrong_name, -EINVAL,
+	      "module modtest_other: .modinfo says name=modtest_basic\n")
+MUTATION_CASE(common, -ENOEXEC,
+	      "is common (SHN_COMMON): build with -fno-common\n")
+MUTATION_CASE(symbol_name, -ENOEXEC,
+	      ": name offset 0x7fffffff is past the string table")
+MUTATION_CASE(reloc_offset, -ENOEXEC,
+	      "module modtest_basic: relocation 0 in .rela.text: offset 0x")
+MUTATION_CASE(
+	reloc_gotpcrel, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: unsupported relocation R_X86_64_GOTPCREL (9)\n")
+MUTATION_CASE(
+	reloc_type_200, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: unsupported relocation type 200\n")
+MUTATION_CASE(
+	reloc_symbol, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela.text: symbol index 74565 is past the symbol table")
+MUTATION_CASE(reloc_not_zero, -ENOEXEC,
+	      "is not zero (applied twice, or a corrupt file)\n")
+MUTATION_CASE(
+	reloc_overflow, -ENOEXEC,
+	"module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
+
+static struct kunit_case module_refusal_cases[] = {
+	KUNIT_CASE(module_refusal_unknown_symbol),
+	KUNIT_CASE(module_refusal_gpl_only),
+	KUNIT_CASE(module_refusal_export_of_kernel),
+	KUNIT_CASE(module_refusal_export_of_module),
+	KUNIT_CASE(module_refusal_truncated),
+	KUNIT_CASE(module_refusal_bad_magic),
+	KUNIT_CASE(module_refusal_not_rel),
+	KUNIT_CASE(module_refusal_machine),
+	KUNIT_CASE(module_refusal_shstrndx),
+	KUNIT_CASE(module_refusal_unaligned),
+	KUNIT_CASE(module_refusal_section_past_end),
+	KUNIT_CASE(module_refusal_alignment),
+	KUNIT_CASE(module_refusal_wx),
+	KUNIT_CASE(module_refusal_sht_rel),
+	KUNIT_CASE(module_refusal_no_modinfo),
+	KUNIT_CASE(module_refusal_wrong_name),
+	KUNIT_CASE(module_refusal_common),
+	KUNIT_CASE(module_refusal_symbol_name),
+	KUNIT_CASE(module_refusal_reloc_offset),
+	KUNIT_CASE(module_refusal_reloc_gotpcrel),
+	KUNIT_CASE(module_refusal_reloc_type_200),
+	KUNIT_CASE(module_refusal_reloc_symbol),
+	KUNIT_CASE(module_refusal_reloc_not_zero),
+	KUNIT_CASE(module_refusal_reloc_overflow),
+	{}
+};
+
+static struct kunit_suite module_refusal_suite = {
+	.name = "module_refusal",
+	.init = module_test_init,
+	.test_cases = module_refusal_cases,
+};
+
+kunit_test_suites(&module_test_suite, &module_refusal_suite);

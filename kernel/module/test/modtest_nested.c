@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Test module: its init loads modtest_basic (init runs unlocked). */
+#include <linux/init.h>
+#include <linux/module.h>
+#include "modtest.h"
+
+static int __init modtest_nested_init(void)
+{
+	modtest_value("modtest_nested", modtest_request("modtest_basic"));
+	return 0;
+}
+
+module_init(modtest_nested_init);
+MODULE_INFO(name, KBUILD_MODNAME);
+MODULE_LICENSE("GPL");
