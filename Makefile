@@ -161,6 +161,7 @@ $(basename $(2))-y :=
 endef
 
 kernel-objs :=
+iso-extra :=
 module-names :=
 modules :=
 ext-modules :=
@@ -335,6 +336,15 @@ mod-all-objs := $(foreach m,$(modules) $(ext-modules),\
 $(foreach m,$(modules) $(ext-modules),$(foreach o,$(mod-objs-$(m)) \
 	$(mod-ko-$(m):.ko=.mod.o),$(eval modname-$(o) := $(m))))
 iso-modules := $(foreach m,$(modules),$(ISO_MODULES_DIR)/$(m).ko)
+
+# Modules built outside make modules (fixtures a directory Makefile adds to
+# iso-extra, unchecked by modpost on purpose) go on the ISO too.
+$(foreach k,$(iso-extra),$(eval $(ISO_MODULES_DIR)/$(notdir $(k)): $(k)))
+$(addprefix $(ISO_MODULES_DIR)/,$(notdir $(iso-extra))):
+	$(quiet) STRIP $@
+	@mkdir -p $(@D)
+	$(Q)$(OBJCOPY) --strip-debug $< $@
+iso-modules += $(addprefix $(ISO_MODULES_DIR)/,$(notdir $(iso-extra)))
 
 # The broken-module corpus (scripts/mkbadmodules.py): jlm_core_user with
 # one thing wrong per file, for the module_corpus suite.

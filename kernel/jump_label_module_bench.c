@@ -14,7 +14,9 @@
 #include <kunit/jump_label_modules.h>
 
 static const char *const jlmb_modules[] = {
-	"jlm_core_user", "jlm_base", "jlm_base_user",
+	"jlm_core_user",
+	"jlm_base",
+	"jlm_base_user",
 };
 
 static struct module *jlmb_load(const char *name)
@@ -69,14 +71,16 @@ static void jlmb_flip(unsigned int modules)
 	static_branch_enable(&jlm_core_false);
 	static_branch_disable(&jlm_core_false);
 	t = bench_cycles() - t0 - empty;
-	snprintf(params, sizeof(params), "key=jlm_core_false,modules=%u,sites=%lu",
-		 modules, (text_poke_stats.sites - before.sites) / 2);
+	snprintf(params, sizeof(params),
+		 "key=jlm_core_false,modules=%u,sites=%lu", modules,
+		 (text_poke_stats.sites - before.sites) / 2);
 	bench_report("flip_insns", params, 50 * t, "insns");
 	bench_report("flip_sync_rounds", params,
 		     50 * (text_poke_stats.sync_rounds - before.sync_rounds),
 		     "rounds");
 	bench_report("flip_batches", params,
-		     50 * (text_poke_stats.batches - before.batches), "batches");
+		     50 * (text_poke_stats.batches - before.batches),
+		     "batches");
 }
 
 static void bench_modules(void)

@@ -39,6 +39,8 @@ static struct free_object *free_lists[NR_CLASSES];
 static atomic_t kmalloc_fail_pending;
 /* Blocks handed out and not freed, and their bytes (class or frames). */
 static unsigned long kmalloc_objects, kmalloc_bytes;
+/* Frames split into small objects: they stay with kmalloc for good. */
+static unsigned long kmalloc_class_frames;
 static DEFINE_SPINLOCK(kmalloc_lock);
 
 static size_t class_size(unsigned int class)
@@ -67,6 +69,11 @@ void kmalloc_usage(unsigned long *objects, unsigned long *bytes)
 	*bytes = __atomic_load_n(&kmalloc_bytes, __ATOMIC_RELAXED);
 }
 
+unsigned long kmalloc_cache_frames(void)
+{
+	return __atomic_load_n(&kmalloc_class_frames, __ATOMIC_RELAXED);
+}
+
 /* Splits a fresh frame into objects of one class. */
 static bool refill_class(unsigned int class)
 {
@@ -76,6 +83,7 @@ static bool refill_class(unsigned int class)
 
 	if (!pa)
 		return false;
+	__atomic_fetch_add(&kmalloc_class_frames, 1, __ATOMIC_RELAXED);
 	page = __va(pa);
 	for (off = 0; off + sz <= PAGE_SIZE; off += sz) {
 		struct free_object *o = (void *)(page + off);

@@ -28,6 +28,8 @@ size_t ksize(const void *p);
  * leak tests: a balanced operation leaves both as they were.
  */
 void kmalloc_usage(unsigned long *objects, unsigned long *bytes);
+/* Frames kmalloc keeps for small objects (never given back). */
+unsigned long kmalloc_cache_frames(void);
 
 /*
  * Fault injection, for tests: the next n calls of kmalloc() (and so of

@@ -20,11 +20,9 @@ static struct jlm_probe base_probe = {
 	.name = "jlm_base",
 	.nr = 5,
 	.branch = { base_false_unlikely, base_false_unlikely_long,
-		    base_true_likely, base_true_likely_long,
-		    base_core_false },
-	.key = { &jlm_base_false.key, &jlm_base_false.key,
-		 &jlm_base_true.key, &jlm_base_true.key,
-		 &jlm_core_false.key },
+		    base_true_likely, base_true_likely_long, base_core_false },
+	.key = { &jlm_base_false.key, &jlm_base_false.key, &jlm_base_true.key,
+		 &jlm_base_true.key, &jlm_core_false.key },
 	.init_branch = -1,
 };
 

@@ -14,12 +14,10 @@ STATIC_KEY_TEST_UNLIKELY(bu_core_false, &jlm_core_false);
 static struct jlm_probe bu_probe = {
 	.name = "jlm_base_user",
 	.nr = 5,
-	.branch = { bu_false_likely, bu_false_likely_long,
-		    bu_true_unlikely, bu_true_unlikely_long,
-		    bu_core_false },
-	.key = { &jlm_base_false.key, &jlm_base_false.key,
-		 &jlm_base_true.key, &jlm_base_true.key,
-		 &jlm_core_false.key },
+	.branch = { bu_false_likely, bu_false_likely_long, bu_true_unlikely,
+		    bu_true_unlikely_long, bu_core_false },
+	.key = { &jlm_base_false.key, &jlm_base_false.key, &jlm_base_true.key,
+		 &jlm_base_true.key, &jlm_core_false.key },
 	.init_branch = -1,
 };
 

@@ -61,15 +61,6 @@ SECTIONS
 		__kunit_suites_start = .;
 		KEEP(*(.kunit_test_suites))
 		__kunit_suites_end = .;
-		/* Exports to modules (<linux/export.h>). */
-		. = ALIGN(8);
-		__start___ksymtab = .;
-		KEEP(*(__ksymtab))
-		__stop___ksymtab = .;
-		__start___ksymtab_gpl = .;
-		KEEP(*(__ksymtab_gpl))
-		__stop___ksymtab_gpl = .;
-		*(__ksymtab_strings)
 		. = ALIGN(8);
 		__bench_cases_start = .;
 		KEEP(*(.bench_cases))

@@ -41,6 +41,30 @@ static unsigned int pt_index(unsigned long va, int level)
 	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & 511;
 }
 
+/* Frames holding page tables (the boot's included), for leak tests. */
+static unsigned long page_table_frames;
+
+unsigned long nr_page_table_frames(void)
+{
+	return __atomic_load_n(&page_table_frames, __ATOMIC_RELAXED);
+}
+
+/* A page-table frame (zeroed if asked), or 0; counted. */
+static phys_addr_t pt_alloc(bool zeroed)
+{
+	phys_addr_t pa = zeroed ? alloc_zeroed_frame() : alloc_frame();
+
+	if (pa)
+		__atomic_fetch_add(&page_table_frames, 1, __ATOMIC_RELAXED);
+	return pa;
+}
+
+static void pt_free(phys_addr_t pa)
+{
+	__atomic_fetch_sub(&page_table_frames, 1, __ATOMIC_RELAXED);
+	free_frame(pa);
+}
+
 /*
  * The entry for va at level (1 = PTE, 2 = PMD), allocating missing tables
  * on the way down when alloc is set; NULL if a table is missing or a large
@@ -55,7 +79,7 @@ static pteval_t *walk(unsigned long va, int level, bool alloc)
 		pteval_t *e = &table[pt_index(va, l)];
 
 		if (!(*e & _PAGE_PRESENT)) {
-			phys_addr_t pa = alloc ? alloc_zeroed_frame() : 0;
+			phys_addr_t pa = alloc ? pt_alloc(true) : 0;
 
 			if (!pa)
 				return NULL;
@@ -185,7 +209,7 @@ static int split_direct_map_page(unsigned long va)
 
 	if (!pmd || !(*pmd & _PAGE_PSE))
 		return 0;
-	pa = alloc_frame();
+	pa = pt_alloc(false);
 	if (!pa)
 		return -ENOMEM;
 	table = __va(pa);
@@ -258,7 +282,7 @@ static void free_empty_pte_table(unsigned long va)
 			return;
 	*pmd = 0;
 	flush_tlb_kernel_range(va, va + PAGE_SIZE);
-	free_frame(__pa(table));
+	pt_free(__pa(table));
 }
 
 /*
@@ -338,7 +362,7 @@ static void free_table(phys_addr_t pa, int level)
 	for (i = 0; level > 1 && i < 512; i++)
 		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
 			free_table(table[i] & PTE_PFN_MASK, level - 1);
-	free_frame(pa);
+	pt_free(pa);
 }
 
 void identity_unmap_low_pages(void)
@@ -382,7 +406,7 @@ void __init paging_init(void)
 {
 	unsigned int i;
 
-	kernel_pgd = __va(alloc_zeroed_frame());
+	kernel_pgd = __va(pt_alloc(true));
 	BUG_ON(kernel_pgd == __va(0));
 	map_image_section(_text, _etext, PAGE_KERNEL_EXEC);
 	map_image_section(__start_rodata, __end_rodata, PAGE_KERNEL_RO);
