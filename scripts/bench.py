@@ -100,7 +100,9 @@ EXPECTED = {
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
           'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
           'timer_tick_insns', 'context_switch_insns',
-          'synchronize_rcu_insns', 'deferred_storm_batches'),
+          'synchronize_rcu_insns', 'deferred_storm_batches',
+          'module_load_insns', 'module_unload_insns',
+          'module_jump_label_insns_per_entry'),
     'n': ('site_absent_insns', 'site_disabled_insns', 'site_enabled_insns',
           'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries',
           'timer_tick_insns', 'context_switch_insns',
@@ -128,6 +130,10 @@ GROUPS = (
     ('sched', ('context_switch_insns',)),
     ('rcu', ('synchronize_rcu_insns',)),
     ('deferred keys', ('deferred_storm_batches',)),
+    ('modules (y, icount)', ('module_load_insns', 'module_unload_insns',
+                             'module_jump_label_insns',
+                             'module_jump_label_insns_per_entry',
+                             'flip_batches')),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
 )
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
