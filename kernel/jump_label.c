@@ -161,10 +161,28 @@ static void static_key_misuse(struct static_key *key,
 		       misuse_text[kind], atomic_read(&key->enabled));
 }
 
+/*
+ * A module's __ro_after_init keys are sealed once its init is over
+ * (jump_init_done is set before the region becomes read-only). A change
+ * racing with that seal can still fault, as in Linux: the owner's init is
+ * the place to change them.
+ */
+static bool static_key_module_sealed(struct static_key *key)
+{
+	unsigned long k = (unsigned long)key;
+	struct module *mod = __module_address(k);
+
+	return mod && within_module_mem_type(k, mod, MOD_RO_AFTER_INIT) &&
+	       READ_ONCE(mod->jump_init_done);
+}
+
+/* True if the key lives in __ro_after_init data that is read-only now. */
 static bool static_key_sealed(struct static_key *key)
 {
-	return jump_label_ro_sealed && (void *)key >= (void *)__start_ro_after_init &&
-	       (void *)key < (void *)__end_ro_after_init;
+	if ((void *)key >= (void *)__start_ro_after_init &&
+	    (void *)key < (void *)__end_ro_after_init)
+		return jump_label_ro_sealed;
+	return IS_ENABLED(CONFIG_MODULES) && static_key_module_sealed(key);
 }
 
 /* Common entry checks; false if the key must not be touched at all. */
@@ -749,7 +767,32 @@ static bool jump_label_key_plausible(struct module *mod, struct static_key *key)
 	return owner && owner != mod && within_module_data(k, len, owner);
 }
 
-/* One entry's check: 0, or -EINVAL after a line naming the module and why. */
+/*
+ * A key in __ro_after_init data of another owner (a kernel _RO key, or a
+ * module's) cannot take a link once sealed: linking writes the key. It
+ * cannot change any more either, so its sites are set once, at load, and
+ * need no link ("frozen"). Before the seal it could still change and be
+ * sealed under a link that unload would then have to write: refused.
+ */
+enum key_link { KEY_LINK, KEY_FROZEN, KEY_NOT_YET_SEALED };
+
+static enum key_link jump_label_key_link(struct module *mod,
+					 struct static_key *key)
+{
+	unsigned long k = (unsigned long)key;
+	struct module *owner;
+
+	if (k >= (unsigned long)__start_ro_after_init &&
+	    k < (unsigned long)__end_ro_after_init)
+		return jump_label_ro_sealed ? KEY_FROZEN : KEY_NOT_YET_SEALED;
+	owner = __module_address(k);
+	if (!owner || owner == mod ||
+	    !within_module_mem_type(k, owner, MOD_RO_AFTER_INIT))
+		return KEY_LINK;
+	return owner->jump_init_done ? KEY_FROZEN : KEY_NOT_YET_SEALED;
+}
+
+/* One entry's check: 0, or -errno after a line naming the module and why. */
 static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 				   unsigned int i)
 {
@@ -774,6 +817,11 @@ static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 		pr_err("module %s: jump entry %u: key %p of site %pS is not in kernel or module data\n",
 		       mod->name, i, key, (void *)code);
 		return -EINVAL;
+	}
+	if (jump_label_key_link(mod, key) == KEY_NOT_YET_SEALED) {
+		pr_err("module %s: jump entry %u: key %pS is read-only after its owner's init, which has not ended: load the module after it\n",
+		       mod->name, i, key);
+		return -EBUSY;
 	}
 	/* Sites leave the assembler as "jmp target" (<asm/jump_label.h>). */
 	if (!arch_jump_label_site_holds(entry, JUMP_LABEL_JMP)) {
@@ -859,7 +907,22 @@ static int static_key_link(struct static_key *key, struct module *mod,
 	return 0;
 }
 
-/* Unlinks mod from the keys of its entries before stop. */
+/* Frees the chain of a key of mod's own, which goes away with mod. */
+static void static_key_free_links(struct static_key *key)
+{
+	struct static_key_mod *m = static_key_mods(key), *next;
+
+	for (; m; m = next) {
+		next = m->next;
+		kfree(m);
+	}
+}
+
+/*
+ * Unlinks mod from the keys of its entries before stop. Its own keys are
+ * not written (they may be read-only by now, and go away with it): only
+ * their links are freed.
+ */
 static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop)
 {
 	struct static_key *key = NULL;
@@ -869,7 +932,10 @@ static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop
 		if (jump_entry_key(iter) == key)
 			continue;
 		key = jump_entry_key(iter);
-		static_key_unlink(key, mod);
+		if (within_module_data((unsigned long)key, sizeof(*key), mod))
+			static_key_free_links(key);
+		else if (jump_label_key_link(mod, key) == KEY_LINK)
+			static_key_unlink(key, mod);
 	}
 }
 
@@ -891,6 +957,8 @@ static int jump_label_module_link(struct module *mod)
 		if (jump_entry_key(iter) == key)
 			continue;
 		key = jump_entry_key(iter);
+		if (jump_label_key_link(mod, key) == KEY_FROZEN)
+			continue;
 		ret = static_key_link(key, mod, iter);
 		if (ret) {
 			static_key_unlink(key, mod);

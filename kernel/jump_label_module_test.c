@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/init.h>
 #include <linux/jump_label_arch.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
@@ -29,6 +30,16 @@ DEFINE_STATIC_KEY_FALSE(jlm_core_false);
 EXPORT_SYMBOL_GPL(jlm_core_false);
 DEFINE_STATIC_KEY_TRUE(jlm_core_true);
 EXPORT_SYMBOL_GPL(jlm_core_true);
+DEFINE_STATIC_KEY_TRUE_RO(jlm_core_ro);
+EXPORT_SYMBOL_GPL(jlm_core_ro);
+
+/* Away from its default before the seal, so that "set once" shows. */
+static int __init jlm_core_ro_init(void)
+{
+	static_branch_disable(&jlm_core_ro);
+	return 0;
+}
+device_initcall(jlm_core_ro_init);
 
 /* The kernel's own sites on the exported keys. */
 STATIC_KEY_TEST_UNLIKELY(jlm_kernel_false, &jlm_core_false);
@@ -349,6 +360,43 @@ static void jlm_test_init_sites(struct kunit *test)
 	jlm_unload(test, "jlm_init_sites");
 }
 
+/*
+ * _RO keys: a module's own is linked while its init may change it, then
+ * sealed (a change WARNs and is refused); another owner's sealed one gets
+ * its module sites set once at load, with no link (linking writes the key).
+ */
+static void jlm_test_ro_keys(struct kunit *test)
+{
+	struct jlm_probe *base, *user, *cu;
+	struct static_key *ro;
+	u64 log;
+
+	base = jlm_load(test, "jlm_base");
+	user = jlm_load(test, "jlm_base_user");
+	cu = jlm_load(test, "jlm_core_user");
+	KUNIT_ASSERT_TRUE(test, base && user && cu);
+	ro = base->key[5];
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(ro));
+	KUNIT_EXPECT_EQ(test, jlm_wrong_branches(base), 0);
+	KUNIT_EXPECT_EQ(test, jlm_wrong_branches(user), 0);
+	KUNIT_EXPECT_EQ(test, jlm_wrong_branches(cu), 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(ro, NULL).sites, 1);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&jlm_core_ro));
+	KUNIT_EXPECT_FALSE(test, static_key_linked(&jlm_core_ro.key));
+	log = printk_log_end();
+	static_key_disable(ro);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(ro));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"static key jlm_base_ro+0x0/0x10 [jlm_base] changed after init, but it is read-only"));
+	KUNIT_EXPECT_EQ(test, jlm_wrong_branches(base), 0);
+	jlm_unload(test, "jlm_core_user");
+	jlm_unload(test, "jlm_base_user");
+	jlm_unload(test, "jlm_base");
+}
+
 /* A failing init leaves no link, no memory and no module behind. */
 static void jlm_test_init_fails(struct kunit *test)
 {
@@ -503,13 +551,17 @@ static void jlm_test_race(struct kunit *test)
 	jlm_expect_all_right(test);
 }
 
-static struct kunit_case jlm_cases[] = {
-	KUNIT_CASE(jlm_test_core_keys),	    KUNIT_CASE(jlm_test_one_batch),
-	KUNIT_CASE(jlm_test_load_enabled),  KUNIT_CASE(jlm_test_module_keys),
-	KUNIT_CASE(jlm_test_init_sites),    KUNIT_CASE(jlm_test_init_fails),
-	KUNIT_CASE(jlm_test_text_reserved), KUNIT_CASE(jlm_test_cycles),
-	KUNIT_CASE(jlm_test_race),	    {}
-};
+static struct kunit_case jlm_cases[] = { KUNIT_CASE(jlm_test_core_keys),
+					 KUNIT_CASE(jlm_test_one_batch),
+					 KUNIT_CASE(jlm_test_load_enabled),
+					 KUNIT_CASE(jlm_test_module_keys),
+					 KUNIT_CASE(jlm_test_init_sites),
+					 KUNIT_CASE(jlm_test_ro_keys),
+					 KUNIT_CASE(jlm_test_init_fails),
+					 KUNIT_CASE(jlm_test_text_reserved),
+					 KUNIT_CASE(jlm_test_cycles),
+					 KUNIT_CASE(jlm_test_race),
+					 {} };
 
 static struct kunit_suite jlm_suite = {
 	.name = "jump_label_modules",

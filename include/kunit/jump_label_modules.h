@@ -30,6 +30,8 @@ struct jlm_probe {
 /* The keys the kernel exports to the test modules. */
 extern struct static_key_false jlm_core_false;
 extern struct static_key_true jlm_core_true;
+/* __ro_after_init, disabled at boot by the suite's initcall. */
+extern struct static_key_true jlm_core_ro;
 
 /* Called from a module's init and exit. */
 int jlm_register(struct jlm_probe *probe);

@@ -6,18 +6,21 @@
 
 DECLARE_STATIC_KEY_FALSE(jlm_base_false);
 DECLARE_STATIC_KEY_TRUE(jlm_base_true);
+DECLARE_STATIC_KEY_FALSE(jlm_base_ro);
 
 STATIC_KEY_TEST_LIKELY(bu_false_likely, &jlm_base_false);
 STATIC_KEY_TEST_UNLIKELY(bu_true_unlikely, &jlm_base_true);
 STATIC_KEY_TEST_UNLIKELY(bu_core_false, &jlm_core_false);
+/* jlm_base_ro is sealed when we load: the site is set once, not linked. */
+STATIC_KEY_TEST_UNLIKELY(bu_ro, &jlm_base_ro);
 
 static struct jlm_probe bu_probe = {
 	.name = "jlm_base_user",
-	.nr = 5,
+	.nr = 6,
 	.branch = { bu_false_likely, bu_false_likely_long, bu_true_unlikely,
-		    bu_true_unlikely_long, bu_core_false },
+		    bu_true_unlikely_long, bu_core_false, bu_ro },
 	.key = { &jlm_base_false.key, &jlm_base_false.key, &jlm_base_true.key,
-		 &jlm_base_true.key, &jlm_core_false.key },
+		 &jlm_base_true.key, &jlm_core_false.key, &jlm_base_ro.key },
 	.init_branch = -1,
 };
 

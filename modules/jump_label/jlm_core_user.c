@@ -11,17 +11,19 @@ STATIC_KEY_TEST_UNLIKELY(cu_false_unlikely, &jlm_core_false);
 STATIC_KEY_TEST_LIKELY(cu_false_likely, &jlm_core_false);
 STATIC_KEY_TEST_UNLIKELY(cu_true_unlikely, &jlm_core_true);
 STATIC_KEY_TEST_LIKELY(cu_true_likely, &jlm_core_true);
+/* A sealed kernel _RO key: the site is set once at load, not linked. */
+STATIC_KEY_TEST_LIKELY(cu_ro_likely, &jlm_core_ro);
 
 static struct jlm_probe cu_probe = {
 	.name = "jlm_core_user",
-	.nr = 8,
+	.nr = 9,
 	.branch = { cu_false_unlikely, cu_false_unlikely_long, cu_false_likely,
 		    cu_false_likely_long, cu_true_unlikely,
-		    cu_true_unlikely_long, cu_true_likely,
-		    cu_true_likely_long },
+		    cu_true_unlikely_long, cu_true_likely, cu_true_likely_long,
+		    cu_ro_likely },
 	.key = { &jlm_core_false.key, &jlm_core_false.key, &jlm_core_false.key,
 		 &jlm_core_false.key, &jlm_core_true.key, &jlm_core_true.key,
-		 &jlm_core_true.key, &jlm_core_true.key },
+		 &jlm_core_true.key, &jlm_core_true.key, &jlm_core_ro.key },
 	.init_branch = -1,
 };
 
