@@ -3,8 +3,12 @@
  * Physical frames: a bitmap with one bit per 4 KiB frame, set when the frame
  * is free. Everything starts used (the bitmap is in .bss); the boot code
  * frees the RAM ranges of the memory map and then re-reserves what is taken
- * (the first MiB, the kernel image). Allocation is first fit from a rotating
- * hint. frame_lock (interrupts disabled) covers the bitmap and the counts.
+ * (the first MiB, the kernel image). A run of frames is first fit from a
+ * rotating hint; a single frame is the lowest free one (low_hint: no frame
+ * below it is free), so that the many long-lived single frames (page
+ * tables, kmalloc's pages) pack at the bottom instead of spreading over
+ * memory and breaking up the runs large blocks need. frame_lock
+ * (interrupts disabled) covers the bitmap, the counts and the hints.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -14,7 +18,7 @@
 #define MAX_FRAMES ((unsigned long)CONFIG_PHYS_MEM_MAX_MB << (20 - PAGE_SHIFT))
 
 static unsigned long frame_free_map[MAX_FRAMES / BITS_PER_LONG];
-static unsigned long nr_free, nr_total, hint, max_pfn;
+static unsigned long nr_free, nr_total, hint, low_hint, max_pfn;
 static DEFINE_SPINLOCK(frame_lock);
 
 static bool frame_is_free(unsigned long pfn)
@@ -50,6 +54,7 @@ phys_addr_t frame_add_ram(phys_addr_t base, phys_addr_t size)
 		frame_set(pfn, true);
 		nr_free++;
 		nr_total++;
+		low_hint = min(low_hint, pfn);
 	}
 	max_pfn = max(max_pfn, end);
 	spin_unlock_irqrestore(&frame_lock, flags);
@@ -114,16 +119,20 @@ phys_addr_t alloc_frames(unsigned long n)
 	unsigned long pfn = 0, i, flags;
 
 	spin_lock_irqsave(&frame_lock, flags);
-	if (n && n <= nr_free) {
+	if (n == 1 && nr_free) {
+		pfn = find_free_run(low_hint, 1);
+		low_hint = pfn + 1;
+	} else if (n && n <= nr_free) {
 		pfn = find_free_run(hint, n);
 		if (!pfn)
 			pfn = find_free_run(0, n);
+		if (pfn)
+			hint = pfn + n;
 	}
 	if (pfn) {
 		for (i = 0; i < n; i++)
 			frame_set(pfn + i, false);
 		nr_free -= n;
-		hint = pfn + n;
 	}
 	spin_unlock_irqrestore(&frame_lock, flags);
 	return (phys_addr_t)pfn << PAGE_SHIFT;
@@ -144,6 +153,7 @@ void free_frames(phys_addr_t pa, unsigned long n)
 		frame_set(pfn + i, true);
 		nr_free++;
 	}
+	low_hint = min(low_hint, pfn);
 out:
 	spin_unlock_irqrestore(&frame_lock, flags);
 }
