@@ -189,7 +189,12 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d.tmp)
 fixdep = $(FIXDEP) $(@:.o=.d.tmp) $@ $(O)/include/config/sym > $(@:.o=.d) && \
 	 rm -f $(@:.o=.d.tmp)
 
-$(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP)
+# trace_<name>() macros for every tracepoint in the tree (see the script).
+TP_CALLS := $(O)/include/generated/tracepoint_calls.h
+$(TP_CALLS): scripts/gen_tracepoint_calls.py FORCE
+	$(Q)$(PYTHON) scripts/gen_tracepoint_calls.py $@ $(core-y) include modules tests
+
+$(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
 	$(quiet) CC $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(CFLAGS_$(notdir $@)) \
