@@ -26,7 +26,8 @@
  * The probes are a NULL-terminated array, sorted by priority (highest
  * first, registration order among equals), that registration replaces
  * as a whole under RCU: __traceiter_foo() runs them inside
- * rcu_read_lock() and never locks. The key is enabled when the first
+ * rcu_read_lock() (and rcu_read_unlock_sched(): tracepoints fire with
+ * run-queue locks held) and never locks. The key is enabled when the first
  * probe arrives and disabled when the last one goes;
  * tracepoint_synchronize_unregister() returns once no CPU can still be
  * running a probe removed before the call.
@@ -165,10 +166,6 @@ void tracepoint_module_going(struct tracepoint_table *table);
 	{                                                                   \
 	}
 
-#define DECLARE_TRACE(name, proto, args)                   \
-	__DECLARE_TRACE(name, PARAMS(proto), PARAMS(args), \
-			PARAMS(void *__data, proto))
-
 /*
  * The definition: the struct, its name, and the iterator the sites call.
  * __DEFINE_TRACE_BODY leaves out the __tracepoints_ptrs entry (a table
@@ -197,7 +194,7 @@ void tracepoint_module_going(struct tracepoint_table *table);
 					__it->data, args);                    \
 			} while ((++__it)->func);                             \
 		}                                                             \
-		rcu_read_unlock();                                            \
+		rcu_read_unlock_sched();                                      \
 	}
 
 #define DEFINE_TRACE_FN(_name, _reg, _unreg, proto, args)                  \
@@ -215,15 +212,21 @@ extern struct tracepoint *const __stop___tracepoints_ptrs[];
 #endif /* _LINUX_TRACEPOINT_H */
 
 /*
- * Outside the guard: an event header (include/trace/events/) includes this
- * file again each time <trace/define_trace.h> re-reads it, and the event
- * macros must be the declaring ones unless that pass redefined them.
+ * Outside the guard: <trace/define_trace.h> redefines these macros while
+ * it reads an event header again, then includes this file to get the
+ * declaring ones back.
  *
  * TRACE_EVENT(name, proto, args, struct, assign, print) and its class
  * form are tracepoints with a record for the tracer
  * (<trace/trace_events.h>); here, and for every file but the one that
  * defines CREATE_TRACE_POINTS, they only declare the tracepoint.
  */
+#ifndef DECLARE_TRACE
+#define DECLARE_TRACE(name, proto, args)                   \
+	__DECLARE_TRACE(name, PARAMS(proto), PARAMS(args), \
+			PARAMS(void *__data, proto))
+#endif
+
 #ifndef TRACE_EVENT
 #define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)
 #define DEFINE_EVENT(template, name, proto, args) \

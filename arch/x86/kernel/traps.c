@@ -21,6 +21,7 @@
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
 #include <asm/traps.h>
+#include <trace/events/irq.h>
 
 #define GDT_KERNEL_CS 0x08
 #define GDT_KERNEL_DS 0x10
@@ -231,11 +232,15 @@ static void __noreturn do_double_fault(struct pt_regs *regs, unsigned long err)
  */
 static noinline void do_irq(struct pt_regs *regs, unsigned long v)
 {
+	irq_handler_t handler = irq_handlers[v];
+
 	preempt_count_add(HARDIRQ_OFFSET);
-	if (irq_handlers[v])
-		irq_handlers[v](regs);
+	trace_irq_handler_entry(v, handler);
+	if (handler)
+		handler(regs);
 	else
 		pr_warn("spurious interrupt on vector %lu\n", v);
+	trace_irq_handler_exit(v, handler != NULL);
 	preempt_count_sub(HARDIRQ_OFFSET);
 	sched_fold_need_resched();
 	if (need_resched() && !preempt_count() && (regs->flags & X86_EFLAGS_IF))
