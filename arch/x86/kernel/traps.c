@@ -66,6 +66,7 @@ struct cpu_entry_area {
 static struct cpu_entry_area boot_entry_area __aligned(PAGE_SIZE);
 static struct idt_gate idt[256] __aligned(16);
 static struct int3_hook *int3_hooks;
+static bool (*debug_trap_hook)(struct pt_regs *regs);
 static irq_handler_t irq_handlers[256];
 
 extern const char idt_stubs[];
@@ -171,6 +172,11 @@ void unregister_int3_hook(struct int3_hook *hook)
 			return;
 		}
 	}
+}
+
+void set_debug_trap_hook(bool (*hook)(struct pt_regs *regs))
+{
+	WRITE_ONCE(debug_trap_hook, hook);
 }
 
 void set_irq_handler(unsigned int vector, irq_handler_t handler)
@@ -285,6 +291,8 @@ __visible void do_exception(struct pt_regs *regs)
 			return;
 		break;
 	}
+	if (v == X86_TRAP_DB && debug_trap_hook && debug_trap_hook(regs))
+		return;
 	die(exception_names[v] ? exception_names[v] : "reserved exception",
 	    regs, regs->error_code);
 }
