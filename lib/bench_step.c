@@ -4,7 +4,8 @@
  * with the trap flag set, the CPU traps after every instruction, and the
  * trap looks at the instruction that just ran (the previous trap's ip):
  * one instruction, a branch or not (asm/bench_step.h), at a static branch
- * site or not (a sorted copy of the jump table's site addresses). The
+ * site or not (a sorted copy of the jump table's site addresses), in
+ * which function (kallsyms; the first BENCH_STEP_FUNCS seen). The
  * flag lives in EFLAGS, which the kernel never reloads from memory on
  * these paths (local_irq_restore() is a conditional sti; the switch saves
  * no flags), so it follows the CPU from task to task. The trap clears it
@@ -13,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/bench.h>
 #include <linux/jump_label_table.h>
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sort.h>
@@ -21,6 +23,7 @@
 #include <asm/traps.h>
 
 #define BENCH_STEP_KEYS 64
+#define BENCH_STEP_FUNCS 128
 
 struct step_site {
 	unsigned long addr;
@@ -37,6 +40,8 @@ static struct {
 	unsigned int nr_sites;
 	struct { struct static_key *key; u64 hits; } keys[BENCH_STEP_KEYS];
 	unsigned int nr_keys;
+	struct bench_step_func funcs[BENCH_STEP_FUNCS];
+	unsigned int nr_funcs;
 } bstep;
 
 #ifdef CONFIG_JUMP_LABEL
@@ -93,14 +98,39 @@ static struct step_site *step_site_find(unsigned long ip)
 	return NULL;
 }
 
+/* The function holding ip (kallsyms), or NULL once the table is full. */
+static struct bench_step_func *bench_step_func(unsigned long ip)
+{
+	unsigned long size, off;
+	const char *name = kallsyms_lookup(ip, &size, &off);
+	unsigned int i;
+
+	for (i = 0; i < bstep.nr_funcs; i++)
+		if (bstep.funcs[i].start == ip - off)
+			return &bstep.funcs[i];
+	if (i == BENCH_STEP_FUNCS)
+		return NULL;
+	bstep.funcs[i] = (struct bench_step_func){ .start = ip - off,
+						   .name = name ? name : "?" };
+	bstep.nr_funcs++;
+	return &bstep.funcs[i];
+}
+
 static void bench_step_account(unsigned long ip)
 {
 	enum insn_branch kind = insn_branch_kind((const u8 *)ip);
 	struct step_site *site = step_site_find(ip);
+	struct bench_step_func *f = bench_step_func(ip);
 
 	bstep.c.insns++;
 	bstep.c.branches += kind != INSN_NOT_BRANCH;
 	bstep.c.cond_branches += kind == INSN_BRANCH_COND;
+	if (f) {
+		f->c.insns++;
+		f->c.branches += kind != INSN_NOT_BRANCH;
+		f->c.cond_branches += kind == INSN_BRANCH_COND;
+		f->c.sites += site != NULL;
+	}
 	if (site) {
 		site->hits++;
 		bstep.c.sites++;
@@ -138,6 +168,7 @@ int bench_step_start(void)
 
 	memset(&bstep.c, 0, sizeof(bstep.c));
 	bstep.nr_keys = 0;
+	bstep.nr_funcs = 0;
 	bstep.prev_ip = 0;
 	err = bench_step_load_sites();
 	if (err)
@@ -189,4 +220,13 @@ void bench_step_keys(void (*fn)(struct static_key *key, u64 hits, void *priv),
 
 	for (k = 0; k < bstep.nr_keys; k++)
 		fn(bstep.keys[k].key, bstep.keys[k].hits, priv);
+}
+
+void bench_step_funcs(void (*fn)(const struct bench_step_func *f, void *priv),
+		      void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < bstep.nr_funcs; i++)
+		fn(&bstep.funcs[i], priv);
 }

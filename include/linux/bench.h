@@ -77,6 +77,16 @@ void bench_step_stop(struct bench_step_counts *c);
 void bench_step_keys(void (*fn)(struct static_key *key, u64 hits, void *priv),
 		     void *priv);
 
+/* The same counts per function (the first 128 functions that ran). */
+struct bench_step_func {
+	unsigned long start;
+	const char *name;
+	struct bench_step_counts c;
+};
+
+void bench_step_funcs(void (*fn)(const struct bench_step_func *f, void *priv),
+		      void *priv);
+
 /*
  * True when bench=GLOB was given; then bench_run_all() replaces KUnit. It
  * returns the number of failed cases, or -ENOENT when GLOB selects none.

@@ -18,12 +18,15 @@
  *   pipe_roundtrip_static_branches   one, their branches, and the static
  *                                    branch sites among them, in total and
  *                                    per key (y only: =n has no sites)
+ *   pipe_roundtrip_fn_insns,         the same per function (fn=), to see
+ *   pipe_roundtrip_fn_branches       where y and n differ
  */
 #include <linux/kernel.h>
 #include <linux/bench.h>
 #include <linux/pipe.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/trace.h>
 #include <trace/events/sched.h>
@@ -121,6 +124,21 @@ static void pb_key_report(struct static_key *key, u64 hits, void *priv)
 		     hits * 100 / *(unsigned int *)priv, "branches");
 }
 
+/* Per function: where y and n differ shows in scripts/bench.py's table. */
+static void pb_func_report(const struct bench_step_func *f, void *priv)
+{
+	unsigned int rounds = *(unsigned int *)priv;
+	char params[64];
+
+	if (!strncmp(f->name, "bench_", 6) || !strcmp(f->name, "pb_mark"))
+		return; /* the session's own edges */
+	snprintf(params, sizeof(params), "fn=%s", f->name);
+	bench_report("pipe_roundtrip_fn_insns", params,
+		     f->c.insns * 100 / rounds, "insns");
+	bench_report("pipe_roundtrip_fn_branches", params,
+		     f->c.branches * 100 / rounds, "branches");
+}
+
 static void pb_stepped(struct pipe_bench *pb)
 {
 	unsigned int rounds = PB_STEP_ROUNDS;
@@ -140,6 +158,7 @@ static void pb_stepped(struct pipe_bench *pb)
 	bench_report("pipe_roundtrip_branches", "conditional",
 		     (pb->steps.cond_branches - empty.cond_branches) * 100 /
 			     rounds, "branches");
+	bench_step_funcs(pb_func_report, &rounds);
 	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
 		return;
 	bench_report("pipe_roundtrip_static_branches", "",
