@@ -163,7 +163,7 @@ static void ppt_test_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pipe_write(p, "ab", 2), 2);
 	pipe_close_write(p);
 	KUNIT_EXPECT_EQ(test, pipe_read(p, in, 8), 2);
-	KUNIT_EXPECT_EQ(test, pipe_read(p, in, 8), 0);	/* the end, no sleep */
+	KUNIT_EXPECT_EQ(test, pipe_read(p, in, 8), 0); /* the end, no sleep */
 	pipe_close_read(p);
 	KUNIT_EXPECT_EQ(test, pipe_write(p, "cd", 2), -EPIPE);
 }
@@ -223,7 +223,7 @@ static void ppt_test_stream(struct kunit *test)
 /* The marks come in order, once each, at round trip boundaries. */
 struct ppt_marks {
 	unsigned int next, disorder;
-	unsigned int trips_at_mark;	/* round_trips seen == i each time */
+	unsigned int trips_at_mark; /* round_trips seen == i each time */
 };
 
 static void ppt_mark(struct sched_pipe *sp, unsigned int i)
@@ -238,8 +238,10 @@ static void ppt_mark(struct sched_pipe *sp, unsigned int i)
 static void ppt_test_sched_pipe(struct kunit *test)
 {
 	struct ppt_marks m = { 0 };
-	struct sched_pipe sp = { .loops = 2000, .cpu = ppt_other_cpu(),
-				 .mark = ppt_mark, .priv = &m };
+	struct sched_pipe sp = { .loops = 2000,
+				 .cpu = ppt_other_cpu(),
+				 .mark = ppt_mark,
+				 .priv = &m };
 	struct sched_stats a, b;
 
 	a = sched_cpu_stats(sp.cpu);
@@ -253,19 +255,18 @@ static void ppt_test_sched_pipe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.trips_at_mark, 2001);
 	/* Two switches a round trip at least (others may run there too). */
 	KUNIT_EXPECT_GE(test, b.switches - a.switches, 2 * 2000);
-	kunit_info(test, "CPU%u: %lu switches, %lu wake-ups for 2000 round trips",
+	kunit_info(test,
+		   "CPU%u: %lu switches, %lu wake-ups for 2000 round trips",
 		   sp.cpu, b.switches - a.switches, b.wakeups - a.wakeups);
 }
 
-static struct kunit_case ppt_cases[] = {
-	KUNIT_CASE(ppt_test_order_and_wrap),
-	KUNIT_CASE(ppt_test_read_blocks),
-	KUNIT_CASE(ppt_test_write_blocks),
-	KUNIT_CASE(ppt_test_close),
-	KUNIT_CASE(ppt_test_stream),
-	KUNIT_CASE(ppt_test_sched_pipe),
-	{}
-};
+static struct kunit_case ppt_cases[] = { KUNIT_CASE(ppt_test_order_and_wrap),
+					 KUNIT_CASE(ppt_test_read_blocks),
+					 KUNIT_CASE(ppt_test_write_blocks),
+					 KUNIT_CASE(ppt_test_close),
+					 KUNIT_CASE(ppt_test_stream),
+					 KUNIT_CASE(ppt_test_sched_pipe),
+					 {} };
 
 static struct kunit_suite ppt_suite = {
 	.name = "pipe",

@@ -50,8 +50,8 @@ static struct tp_probes *tp_probes_of(struct tracepoint_func *funcs)
 
 static struct tracepoint_func *tp_alloc_funcs(unsigned int n)
 {
-	struct tp_probes *p = kmalloc(sizeof(*p) + n * sizeof(p->probes[0]),
-				      GFP_KERNEL);
+	struct tp_probes *p =
+		kmalloc(sizeof(*p) + n * sizeof(p->probes[0]), GFP_KERNEL);
 
 	return p ? p->probes : NULL;
 }
@@ -115,8 +115,7 @@ static struct tracepoint_func *tp_funcs_add(struct tracepoint_func *old,
 	return new;
 }
 
-static int tp_find(const struct tracepoint_func *funcs, void *func,
-		   void *data)
+static int tp_find(const struct tracepoint_func *funcs, void *func, void *data)
 {
 	int i;
 
@@ -207,7 +206,8 @@ static int tp_remove_func(struct tracepoint *tp, void *func, void *data)
 int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
 				   void *data, int prio)
 {
-	struct tracepoint_func tf = { .func = probe, .data = data,
+	struct tracepoint_func tf = { .func = probe,
+				      .data = data,
 				      .prio = prio };
 	int ret;
 
@@ -227,8 +227,7 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 					      TRACEPOINT_DEFAULT_PRIO);
 }
 
-int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
-				void *data)
+int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 {
 	int ret;
 
@@ -250,8 +249,7 @@ static void tp_for_each_in(struct tracepoint *const *start, unsigned int n,
 		fct(start[i], priv);
 }
 
-void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp,
-					    void *priv),
+void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
 				void *priv)
 {
 	tp_for_each_in(__start___tracepoints_ptrs,

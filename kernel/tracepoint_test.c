@@ -50,10 +50,25 @@ static void tpt_log_add(struct tpt_log *log, char tag, int x)
 	log->last_x = x;
 }
 
-static void tpt_probe_a(void *data, int x) { tpt_log_add(data, 'a', x); }
-static void tpt_probe_b(void *data, int x) { tpt_log_add(data, 'b', x); }
-static void tpt_probe_c(void *data, int x) { tpt_log_add(data, 'c', x); }
-static void tpt_probe_d(void *data, int x) { tpt_log_add(data, 'd', x); }
+static void tpt_probe_a(void *data, int x)
+{
+	tpt_log_add(data, 'a', x);
+}
+
+static void tpt_probe_b(void *data, int x)
+{
+	tpt_log_add(data, 'b', x);
+}
+
+static void tpt_probe_c(void *data, int x)
+{
+	tpt_log_add(data, 'c', x);
+}
+
+static void tpt_probe_d(void *data, int x)
+{
+	tpt_log_add(data, 'd', x);
+}
 
 /* Fires tpt_order once; returns the tags of the probes that ran. */
 static const char *tpt_order_run(struct tpt_log *log, int x)
@@ -70,22 +85,29 @@ static void tpt_test_priority_order(struct kunit *test)
 
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 1), "");
 	KUNIT_ASSERT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log), 0);
-	KUNIT_ASSERT_EQ(test, register_trace_prio_tpt_order(tpt_probe_b, &log, 20), 0);
+	KUNIT_ASSERT_EQ(
+		test, register_trace_prio_tpt_order(tpt_probe_b, &log, 20), 0);
 	KUNIT_ASSERT_EQ(test, register_trace_tpt_order(tpt_probe_c, &log), 0);
-	KUNIT_ASSERT_EQ(test, register_trace_prio_tpt_order(tpt_probe_d, &log, 5), 0);
+	KUNIT_ASSERT_EQ(test,
+			register_trace_prio_tpt_order(tpt_probe_d, &log, 5), 0);
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 7), "bacd");
 	KUNIT_EXPECT_EQ(test, log.last_x, 7);
 	/* The same function with other data is another probe. */
 	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_a, &other), 0);
-	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log), -EEXIST);
-	KUNIT_EXPECT_EQ(test, tracepoint_probe_register(&__tracepoint_tpt_order,
-							NULL, &log), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test,
+			tracepoint_probe_register(&__tracepoint_tpt_order, NULL,
+						  &log),
+			-EINVAL);
 	memset(&other, 0, sizeof(other));
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 3), "bacd");
 	KUNIT_EXPECT_STREQ(test, other.tags, "a");
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_a, &other), 0);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_a, &other),
+			0);
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_b, &log), 0);
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_b, &log), -ENOENT);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_b, &log),
+			-ENOENT);
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 4), "acd");
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_a, &log), 0);
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_c, &log), 0);
@@ -123,21 +145,33 @@ struct tpt_patch_count {
 	unsigned long sites, batches;
 };
 
+#ifdef CONFIG_JUMP_LABEL
 static struct tpt_patch_count tpt_patch_now(void)
 {
-	struct tpt_patch_count c = { 0, 0 };
-
-#ifdef CONFIG_JUMP_LABEL
-	c.sites = text_poke_stats.sites;
-	c.batches = text_poke_stats.batches;
-#endif
-	return c;
+	return (struct tpt_patch_count){ text_poke_stats.sites,
+					 text_poke_stats.batches };
 }
 
-/*
- * The key and the sites after a registration change: enabled iff there
- * is a probe, and (JUMP_LABEL) every site holding its state's bytes.
- */
+/* The key's two sites hold the bytes of its state. */
+static void tpt_expect_site_bytes(struct kunit *test, struct static_key *key,
+				  bool enabled)
+{
+	KUNIT_EXPECT_EQ(test, static_key_test_entries(key), 2);
+	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(key, enabled), 0);
+}
+#else /* no patching: no sites, nothing patched */
+static struct tpt_patch_count tpt_patch_now(void)
+{
+	return (struct tpt_patch_count){ 0, 0 };
+}
+
+static void tpt_expect_site_bytes(struct kunit *test, struct static_key *key,
+				  bool enabled)
+{
+}
+#endif
+
+/* The key and the sites after a registration change: on iff a probe. */
 static void tpt_expect_sites(struct kunit *test, bool enabled)
 {
 	struct static_key *key = &__tracepoint_tpt_sites.key.key;
@@ -145,10 +179,7 @@ static void tpt_expect_sites(struct kunit *test, bool enabled)
 	KUNIT_EXPECT_EQ(test, static_key_enabled(key), enabled);
 	KUNIT_EXPECT_EQ(test, tpt_sites_one(), enabled);
 	KUNIT_EXPECT_EQ(test, tpt_sites_two(), enabled);
-#ifdef CONFIG_JUMP_LABEL
-	KUNIT_EXPECT_EQ(test, static_key_test_entries(key), 2);
-	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(key, enabled), 0);
-#endif
+	tpt_expect_site_bytes(test, key, enabled);
 }
 
 /* Sites patched (JUMP_LABEL; 0 otherwise) since before. */
@@ -165,18 +196,22 @@ static void tpt_test_sites_follow_probes(struct kunit *test)
 
 	tpt_expect_sites(test, false);
 	c = tpt_patch_now();
-	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d1), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d1),
+			0);
 	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip);
 	tpt_expect_sites(test, true);
 	c = tpt_patch_now();
-	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d2), 0);
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d1), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d2),
+			0);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d1),
+			0);
 	/* 1 -> 2 -> 1 probes: a new array each time, no flip. */
 	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), 0);
 	KUNIT_EXPECT_EQ(test, tpt_patch_now().batches, c.batches);
 	tpt_expect_sites(test, true);
 	c = tpt_patch_now();
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d2), 0);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d2),
+			0);
 	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip);
 	tpt_expect_sites(test, false);
 	tracepoint_synchronize_unregister();
@@ -209,7 +244,8 @@ static void tpt_test_args_not_evaluated(struct kunit *test)
 	trace_tpt_args(tpt_side_effect(42));
 	KUNIT_EXPECT_EQ(test, tpt_evals, 1);
 	KUNIT_EXPECT_EQ(test, tpt_args_seen, 42);
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_args(tpt_args_probe, NULL), 0);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_args(tpt_args_probe, NULL),
+			0);
 	trace_tpt_args(tpt_side_effect(43));
 	KUNIT_EXPECT_EQ(test, tpt_evals, 1);
 	KUNIT_EXPECT_EQ(test, tpt_args_seen, 42);
@@ -240,7 +276,8 @@ static void tpt_test_regfunc(struct kunit *test)
 
 	tpt_reg_calls = tpt_unreg_calls = 0;
 	tpt_reg_ret = -EBUSY;
-	KUNIT_EXPECT_EQ(test, register_trace_tpt_regs(tpt_probe_a, &d1), -EBUSY);
+	KUNIT_EXPECT_EQ(test, register_trace_tpt_regs(tpt_probe_a, &d1),
+			-EBUSY);
 	KUNIT_EXPECT_FALSE(test, trace_tpt_regs_enabled());
 	KUNIT_EXPECT_NULL(test, __tracepoint_tpt_regs.funcs);
 	tpt_reg_ret = 0;
@@ -262,7 +299,8 @@ static void tpt_test_no_memory(struct kunit *test)
 	struct tpt_log log;
 
 	kmalloc_fail_next(1);
-	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log),
+			-ENOMEM);
 	kmalloc_fail_next(0);
 	KUNIT_EXPECT_FALSE(test, trace_tpt_order_enabled());
 	KUNIT_ASSERT_EQ(test, register_trace_tpt_order(tpt_probe_a, &log), 0);
@@ -273,7 +311,8 @@ static void tpt_test_no_memory(struct kunit *test)
 	kmalloc_fail_next(0);
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 1), "ac");
 	/* The stub is not a probe: it cannot be removed, nor added. */
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_b, &log), -ENOENT);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_b, &log),
+			-ENOENT);
 	KUNIT_EXPECT_EQ(test, register_trace_tpt_order(tpt_probe_d, &log), 0);
 	KUNIT_EXPECT_STREQ(test, tpt_order_run(&log, 1), "acd");
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_order(tpt_probe_a, &log), 0);
@@ -340,7 +379,8 @@ static void tpt_test_module_table(struct kunit *test)
 	tracepoint_module_going(&table);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	KUNIT_EXPECT_NULL(test, tracepoint_find("tpt_modlike"));
-	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_modlike(tpt_probe_a, &log), 0);
+	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_modlike(tpt_probe_a, &log),
+			0);
 	tracepoint_module_coming(&table);
 	warns = nr_warnings;
 	tracepoint_module_going(&table);
@@ -470,7 +510,8 @@ static unsigned int tpt_start_firing(struct kunit *test,
 
 static void tpt_test_remove_while_firing(struct kunit *test)
 {
-	struct tpt_fire_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct tpt_fire_ctx *ctx =
+		kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	struct task_struct *t[NR_CPUS];
 	u64 deadline = rdtsc() + (u64)tpt_budget_s * 1000 * tsc_khz;
 	unsigned int n, r, i, late = 0;
@@ -489,13 +530,15 @@ static void tpt_test_remove_while_firing(struct kunit *test)
 		kthread_stop(t[i]);
 	for (i = 0; i < TPT_VICTIMS; i++)
 		late += atomic_read(&ctx->victims[i].late);
-	KUNIT_EXPECT_EQ_MSG(test, err, 0, "round %u of %u failed (-ETIMEDOUT: out of the %u s budget)",
-			    r, tpt_rounds, tpt_budget_s);
+	KUNIT_EXPECT_EQ_MSG(
+		test, err, 0,
+		"round %u of %u failed (-ETIMEDOUT: out of the %u s budget)", r,
+		tpt_rounds, tpt_budget_s);
 	KUNIT_EXPECT_EQ(test, late, 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&ctx->keeper_calls), 0);
 	KUNIT_EXPECT_FALSE(test, trace_tpt_fire_enabled());
-	kunit_info(test, "%u rounds, %u firing threads, keeper ran %d times",
-		   r, n, atomic_read(&ctx->keeper_calls));
+	kunit_info(test, "%u rounds, %u firing threads, keeper ran %d times", r,
+		   n, atomic_read(&ctx->keeper_calls));
 	tracepoint_synchronize_unregister();
 }
 

@@ -38,7 +38,10 @@ static struct {
 	struct bench_step_counts c;
 	struct step_site *sites;
 	unsigned int nr_sites;
-	struct { struct static_key *key; u64 hits; } keys[BENCH_STEP_KEYS];
+	struct {
+		struct static_key *key;
+		u64 hits;
+	} keys[BENCH_STEP_KEYS];
 	unsigned int nr_keys;
 	struct bench_step_func funcs[BENCH_STEP_FUNCS];
 	unsigned int nr_funcs;

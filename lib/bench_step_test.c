@@ -23,9 +23,9 @@ static noinline void bst_body(void)
 		     "2:\n\t"
 		     "nop\n\t"
 		     "cli\n\t"
-		     "sti\n\t"	/* the next one runs in its shadow */
-		     "nop"
-		     ::: "cc", "memory");
+		     "sti\n\t" /* the next one runs in its shadow */
+		     "nop" ::
+			     : "cc", "memory");
 }
 
 static noinline void bst_empty(void)
@@ -80,21 +80,21 @@ static void bst_test_static_site(struct kunit *test)
 
 	if (IS_ENABLED(CONFIG_JUMP_LABEL)) {
 		KUNIT_EXPECT_EQ(test, site.sites - empty.sites, 10);
-		KUNIT_EXPECT_EQ(test, site.insns - empty.insns, 10);	/* the NOP */
+		KUNIT_EXPECT_EQ(test, site.insns - empty.insns, 10); /* the NOP
+								      */
 		KUNIT_EXPECT_EQ(test, site.branches, empty.branches);
 	} else {
 		KUNIT_EXPECT_EQ(test, site.sites, 0);
 		/* A conditional branch behind a load and test (or a cmp). */
-		KUNIT_EXPECT_EQ(test, site.cond_branches - empty.cond_branches, 10);
+		KUNIT_EXPECT_EQ(test, site.cond_branches - empty.cond_branches,
+				10);
 		KUNIT_EXPECT_GE(test, site.insns - empty.insns, 20);
 	}
 }
 
-static struct kunit_case bst_cases[] = {
-	KUNIT_CASE(bst_test_known_body),
-	KUNIT_CASE(bst_test_static_site),
-	{}
-};
+static struct kunit_case bst_cases[] = { KUNIT_CASE(bst_test_known_body),
+					 KUNIT_CASE(bst_test_static_site),
+					 {} };
 
 static struct kunit_suite bst_suite = {
 	.name = "bench_step",

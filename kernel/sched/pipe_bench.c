@@ -67,7 +67,8 @@ static void pb_mark(struct sched_pipe *sp, unsigned int i)
 static bool pb_run(struct pipe_bench *pb, unsigned int rounds, bool step)
 {
 	struct sched_pipe sp = { .loops = PB_WARMUP + rounds + 1,
-				 .cpu = smp_processor_id(), .mark = pb_mark,
+				 .cpu = smp_processor_id(),
+				 .mark = pb_mark,
 				 .priv = pb };
 
 	memset(pb, 0, sizeof(*pb));
@@ -95,25 +96,37 @@ static void pb_probe(void *data, bool preempt, struct task_struct *prev,
 	(*(unsigned long *)data)++;
 }
 
-static void pb_traced(struct pipe_bench *pb)
+/* The cheapest probe: what an enabled tracepoint costs by itself. */
+static void pb_traced_probe(struct pipe_bench *pb)
 {
 	pb_probe_calls = 0;
 	if (register_trace_sched_switch(pb_probe, &pb_probe_calls))
 		return;
 	if (pb_run(pb, PB_ROUNDS, false))
-		pb_report_insns("pipe_roundtrip_traced_insns", "probe=sched_switch", pb);
+		pb_report_insns("pipe_roundtrip_traced_insns",
+				"probe=sched_switch", pb);
 	unregister_trace_sched_switch(pb_probe, &pb_probe_calls);
 	tracepoint_synchronize_unregister();
+}
+
 #ifdef CONFIG_TRACING
+/* The tracer's event: a record per switch in the ring buffer. */
+static void pb_traced_event(struct pipe_bench *pb)
+{
 	if (trace_set_clr_event("sched", "sched_switch", 1))
 		return;
 	if (pb_run(pb, PB_ROUNDS, false))
-		pb_report_insns("pipe_roundtrip_traced_insns", "event=sched_switch", pb);
+		pb_report_insns("pipe_roundtrip_traced_insns",
+				"event=sched_switch", pb);
 	trace_set_clr_event("sched", "sched_switch", 0);
 	tracepoint_synchronize_unregister();
 	trace_clear();
-#endif
 }
+#else
+static void pb_traced_event(struct pipe_bench *pb)
+{
+}
+#endif
 
 static void pb_key_report(struct static_key *key, u64 hits, void *priv)
 {
@@ -157,7 +170,8 @@ static void pb_stepped(struct pipe_bench *pb)
 		     "branches");
 	bench_report("pipe_roundtrip_branches", "conditional",
 		     (pb->steps.cond_branches - empty.cond_branches) * 100 /
-			     rounds, "branches");
+			     rounds,
+		     "branches");
 	bench_step_funcs(pb_func_report, &rounds);
 	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
 		return;
@@ -179,7 +193,8 @@ static void bench_pipe(void)
 	pb_report_insns("pipe_roundtrip_insns", "", &pb);
 	bench_report("pipe_roundtrip_switches", "",
 		     pb.switches * 100 / pb.rounds, "switches");
-	pb_traced(&pb);
+	pb_traced_probe(&pb);
+	pb_traced_event(&pb);
 	sched_set_schedstats(true);
 	if (pb_run(&pb, PB_ROUNDS, false))
 		pb_report_insns("pipe_roundtrip_schedstats_insns", "", &pb);

@@ -21,7 +21,7 @@
 
 struct skt_sleeper {
 	int done;
-	struct sched_statistics stats;	/* its own, copied at the end */
+	struct sched_statistics stats; /* its own, copied at the end */
 };
 
 static int skt_sleeper_fn(void *data)
@@ -44,7 +44,8 @@ static bool skt_run_sleeper(struct skt_sleeper *s)
 	int ms;
 
 	memset(s, 0, sizeof(*s));
-	t = kthread_run_on_cpu(skt_sleeper_fn, s, smp_processor_id(), "skt_sleep");
+	t = kthread_run_on_cpu(skt_sleeper_fn, s, smp_processor_id(),
+			       "skt_sleep");
 	if (IS_ERR(t))
 		return false;
 	for (ms = 0; ms < 2000 && !READ_ONCE(s->done); ms++)
@@ -53,13 +54,25 @@ static bool skt_run_sleeper(struct skt_sleeper *s)
 	return READ_ONCE(s->done);
 }
 
+#ifdef CONFIG_JUMP_LABEL
+static void skt_expect_site_bytes(struct kunit *test, bool on)
+{
+	KUNIT_EXPECT_GE(test, static_key_test_entries(&sched_schedstats.key),
+			5);
+	KUNIT_EXPECT_EQ(test,
+			static_key_test_wrong_sites(&sched_schedstats.key, on),
+			0);
+}
+#else /* no patching: no sites */
+static void skt_expect_site_bytes(struct kunit *test, bool on)
+{
+}
+#endif
+
 static void skt_expect_sites(struct kunit *test, bool on)
 {
 	KUNIT_EXPECT_EQ(test, schedstat_enabled(), on);
-#ifdef CONFIG_JUMP_LABEL
-	KUNIT_EXPECT_GE(test, static_key_test_entries(&sched_schedstats.key), 5);
-	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&sched_schedstats.key, on), 0);
-#endif
+	skt_expect_site_bytes(test, on);
 }
 
 static void skt_test_schedstats(struct kunit *test)
@@ -77,7 +90,8 @@ static void skt_test_schedstats(struct kunit *test)
 	b = sched_cpu_schedstats(cpu);
 	/* Each msleep() ends with a wake-up; the first wake-up is its start. */
 	KUNIT_EXPECT_GE(test, s->stats.nr_wakeups, SKT_SLEEPS + 1);
-	KUNIT_EXPECT_GE(test, s->stats.sum_sleep_runtime, SKT_SLEEPS * 1000000ULL);
+	KUNIT_EXPECT_GE(test, s->stats.sum_sleep_runtime,
+			SKT_SLEEPS * 1000000ULL);
 	KUNIT_EXPECT_GE(test, s->stats.sleep_max, 1000000ULL);
 	KUNIT_EXPECT_GE(test, s->stats.wait_count, SKT_SLEEPS);
 	KUNIT_EXPECT_GE(test, b.ttwu_count - a.ttwu_count, SKT_SLEEPS + 1);
@@ -99,9 +113,9 @@ struct skt_notified {
 	struct preempt_notifier pn;
 	int ins, outs, bad_cpu;
 	struct task_struct *partner;
-	int next_partner;	/* sched_out calls whose next was the partner */
-	int phase;		/* 1: registered, 2: unregistered */
-	int after;		/* calls in phase 2 (must stay 0) */
+	int next_partner; /* sched_out calls whose next was the partner */
+	int phase; /* 1: registered, 2: unregistered */
+	int after; /* calls in phase 2 (must stay 0) */
 	int done;
 };
 
@@ -252,10 +266,14 @@ static void skt_test_sched_tracepoints(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, sl);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_ASSERT_EQ(test, register_trace_sched_waking(skt_probe_waking, s), 0);
-	KUNIT_ASSERT_EQ(test, register_trace_sched_wakeup(skt_probe_wakeup, s), 0);
-	KUNIT_ASSERT_EQ(test, register_trace_sched_switch(skt_probe_switch, s), 0);
-	t = kthread_create_on_cpu(skt_sleeper_fn, sl, smp_processor_id(), "skt_traced");
+	KUNIT_ASSERT_EQ(test, register_trace_sched_waking(skt_probe_waking, s),
+			0);
+	KUNIT_ASSERT_EQ(test, register_trace_sched_wakeup(skt_probe_wakeup, s),
+			0);
+	KUNIT_ASSERT_EQ(test, register_trace_sched_switch(skt_probe_switch, s),
+			0);
+	t = kthread_create_on_cpu(skt_sleeper_fn, sl, smp_processor_id(),
+				  "skt_traced");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	s->task = t;
 	wake_up_process(t);
@@ -274,13 +292,11 @@ static void skt_test_sched_tracepoints(struct kunit *test)
 	KUNIT_EXPECT_GE(test, s->switch_out, s->sleep_out);
 }
 
-static struct kunit_case skt_cases[] = {
-	KUNIT_CASE(skt_test_schedstats),
-	KUNIT_CASE(skt_test_preempt_notifiers),
-	KUNIT_CASE(skt_test_notifier_key_off),
-	KUNIT_CASE(skt_test_sched_tracepoints),
-	{}
-};
+static struct kunit_case skt_cases[] = { KUNIT_CASE(skt_test_schedstats),
+					 KUNIT_CASE(skt_test_preempt_notifiers),
+					 KUNIT_CASE(skt_test_notifier_key_off),
+					 KUNIT_CASE(skt_test_sched_tracepoints),
+					 {} };
 
 static struct kunit_suite skt_suite = {
 	.name = "sched_keys",

@@ -23,8 +23,8 @@
 
 struct sched_pipe_run {
 	struct sched_pipe *sp;
-	struct pipe *p1, *p2;	/* ping -> pong, pong -> ping */
-	struct completion done;	/* both threads finished */
+	struct pipe *p1, *p2; /* ping -> pong, pong -> ping */
+	struct completion done; /* both threads finished */
 	atomic_t running;
 };
 

@@ -50,9 +50,9 @@
 #define RB_HDR sizeof(struct ring_buffer_event)
 
 struct rb_page {
-	u64 state;	/* see above; 0: never written */
-	u32 commit;	/* bytes of whole records (release by the writer) */
-	u32 entries;	/* records in those bytes (writer only) */
+	u64 state; /* see above; 0: never written */
+	u32 commit; /* bytes of whole records (release by the writer) */
+	u32 entries; /* records in those bytes (writer only) */
 	u8 data[];
 };
 
@@ -60,15 +60,15 @@ struct rb_page {
 
 struct rb_cpu_buffer {
 	/* The writer's, on its CPU with interrupts off. */
-	u64 head_seq;		/* the page being written (release) */
-	u32 tail;		/* write offset in it */
-	u64 written;		/* records committed */
-	u64 overrun;		/* records overwritten before read */
+	u64 head_seq; /* the page being written (release) */
+	u32 tail; /* write offset in it */
+	u64 written; /* records committed */
+	u64 overrun; /* records overwritten before read */
 	/* The readers', under reader_lock. */
-	u64 read_seq;		/* the page being read */
-	u32 read_off;		/* offset of the next record in it */
-	u32 next_seq;		/* record number expected next */
-	u64 read;		/* records taken */
+	u64 read_seq; /* the page being read */
+	u32 read_off; /* offset of the next record in it */
+	u32 next_seq; /* record number expected next */
+	u64 read; /* records taken */
 	unsigned int nr_pages;
 	u8 *pages;
 };
@@ -82,7 +82,8 @@ struct trace_buffer {
 
 static struct rb_page *rb_page(struct rb_cpu_buffer *cb, u64 seq)
 {
-	return (struct rb_page *)(cb->pages + (seq % cb->nr_pages) * RB_PAGE_SIZE);
+	return (struct rb_page *)(cb->pages +
+				  (seq % cb->nr_pages) * RB_PAGE_SIZE);
 }
 
 static struct rb_cpu_buffer *rb_alloc_cpu(unsigned int nr_pages)
@@ -225,18 +226,18 @@ static void rb_reader_catch_up(struct rb_cpu_buffer *cb, u64 head)
 
 /* What one attempt at the reader's page found. */
 enum rb_try {
-	RB_TAKEN,	/* the record is copied and claimed */
-	RB_EMPTY,	/* nothing to read */
-	RB_AGAIN,	/* moved on or lost a race: look again */
+	RB_TAKEN, /* the record is copied and claimed */
+	RB_EMPTY, /* nothing to read */
+	RB_AGAIN, /* moved on or lost a race: look again */
 };
 
 /*
  * Copies the record at the reader's offset into ev/dst and claims it.
  * st is the page state loaded before; commit the page's committed end.
  */
-static enum rb_try rb_copy_claim(struct rb_page *p, u64 st, u32 off,
-				 u32 commit, struct ring_buffer_event *ev,
-				 void *dst, unsigned int size)
+static enum rb_try rb_copy_claim(struct rb_page *p, u64 st, u32 off, u32 commit,
+				 struct ring_buffer_event *ev, void *dst,
+				 unsigned int size)
 {
 	const struct ring_buffer_event *src = (void *)(p->data + off);
 	unsigned int len = READ_ONCE(src->len);
@@ -281,7 +282,8 @@ static enum rb_try rb_try_read(struct rb_cpu_buffer *cb,
 		cb->read_off = 0;
 		return RB_AGAIN;
 	}
-	if (rb_copy_claim(p, st, cb->read_off, commit, ev, dst, size) != RB_TAKEN)
+	if (rb_copy_claim(p, st, cb->read_off, commit, ev, dst, size) !=
+	    RB_TAKEN)
 		return RB_AGAIN;
 	cb->read_off += ev->len;
 	return RB_TAKEN;

@@ -25,10 +25,10 @@ core_param_named("ring_buffer_test.load_ms", rbt_load_ms, uint);
 /* A test record: its header, then bytes derived from it. */
 struct rbt_rec {
 	u16 magic;
-	u16 len;	/* payload bytes, this header included */
-	u16 writer;	/* 0..NR_CPUS-1: a thread; +NR_CPUS: an interrupt */
-	u16 cpu;	/* where it was written */
-	u32 n;		/* the writer's count */
+	u16 len; /* payload bytes, this header included */
+	u16 writer; /* 0..NR_CPUS-1: a thread; +NR_CPUS: an interrupt */
+	u16 cpu; /* where it was written */
+	u32 n; /* the writer's count */
 	u8 bytes[];
 };
 
@@ -109,7 +109,9 @@ static void rbt_test_write_read(struct kunit *test)
 	u64 ts, last = 0;
 	int len;
 
-	KUNIT_EXPECT_EQ(test, ring_buffer_consume(b, cpu, buf, sizeof(buf), &ts, &lost), 0);
+	KUNIT_EXPECT_EQ(
+		test, ring_buffer_consume(b, cpu, buf, sizeof(buf), &ts, &lost),
+		0);
 	for (i = 0; i < 10; i++)
 		KUNIT_ASSERT_EQ(test, rbt_write(b, rbt_len(i), 0, i), 0);
 	for (i = 0; i < 10; i++) {
@@ -121,14 +123,18 @@ static void rbt_test_write_read(struct kunit *test)
 		KUNIT_EXPECT_GE(test, ts, last);
 		last = ts;
 	}
-	KUNIT_EXPECT_EQ(test, ring_buffer_consume(b, cpu, buf, sizeof(buf), &ts, &lost), 0);
+	KUNIT_EXPECT_EQ(
+		test, ring_buffer_consume(b, cpu, buf, sizeof(buf), &ts, &lost),
+		0);
 	ring_buffer_cpu_stats(b, cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.written, 10);
 	KUNIT_EXPECT_EQ(test, st.read, 10);
 	KUNIT_EXPECT_EQ(test, st.overrun, 0);
 	/* Nothing was written on the other CPUs. */
-	KUNIT_EXPECT_EQ(test, ring_buffer_consume(b, (cpu + 1) % NR_CPUS, buf,
-						  sizeof(buf), &ts, &lost), 0);
+	KUNIT_EXPECT_EQ(test,
+			ring_buffer_consume(b, (cpu + 1) % NR_CPUS, buf,
+					    sizeof(buf), &ts, &lost),
+			0);
 }
 
 /*
@@ -148,7 +154,8 @@ static void rbt_test_overwrite_oldest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ring_buffer_nr_pages(b), 2);
 	for (i = 0; i < 1000; i++)
 		KUNIT_ASSERT_EQ(test, rbt_write(b, 64, 0, i), 0);
-	while ((len = ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL, &lost)) > 0) {
+	while ((len = ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL,
+					  &lost)) > 0) {
 		struct rbt_rec *r = (void *)buf;
 
 		KUNIT_EXPECT_TRUE(test, rbt_whole(buf, len, cpu));
@@ -159,7 +166,7 @@ static void rbt_test_overwrite_oldest(struct kunit *test)
 		lost_sum += lost;
 	}
 	ring_buffer_cpu_stats(b, cpu, &st);
-	KUNIT_EXPECT_EQ(test, expect, 1000);	/* the newest came back */
+	KUNIT_EXPECT_EQ(test, expect, 1000); /* the newest came back */
 	KUNIT_EXPECT_EQ(test, lost_sum, first);
 	KUNIT_EXPECT_EQ(test, st.written, 1000);
 	KUNIT_EXPECT_EQ(test, st.read, got);
@@ -203,15 +210,20 @@ static void rbt_test_refusals(struct kunit *test)
 	u8 small[sizeof(struct rbt_rec)];
 	u8 buf[RING_BUFFER_MAX_EVENT];
 
-	KUNIT_EXPECT_NULL(test, ring_buffer_lock_reserve(b, RING_BUFFER_MAX_EVENT + 1, &h));
+	KUNIT_EXPECT_NULL(test, ring_buffer_lock_reserve(
+					b, RING_BUFFER_MAX_EVENT + 1, &h));
 	ring_buffer_record_disable(b);
 	KUNIT_EXPECT_EQ(test, rbt_write(b, 64, 0, 0), -EBUSY);
 	ring_buffer_record_enable(b);
 	KUNIT_EXPECT_EQ(test, rbt_write(b, 64, 0, 1), 0);
 	/* Too long for the reader's buffer: consumed, and said so. */
-	KUNIT_EXPECT_EQ(test, ring_buffer_consume(b, cpu, small, sizeof(small), NULL, NULL),
+	KUNIT_EXPECT_EQ(test,
+			ring_buffer_consume(b, cpu, small, sizeof(small), NULL,
+					    NULL),
 			-EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(
+		test, ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL, NULL),
+		0);
 	ring_buffer_cpu_stats(b, cpu, &st);
 	KUNIT_EXPECT_EQ(test, st.written, 1);
 	KUNIT_EXPECT_EQ(test, st.read, 1);
@@ -222,8 +234,8 @@ struct rbt_load {
 	struct trace_buffer *b;
 	int stop;
 	atomic_t running;
-	u32 irq_n[NR_CPUS];	/* each CPU's interrupt writer's count */
-	u64 failed;		/* reserves refused (must stay 0) */
+	u32 irq_n[NR_CPUS]; /* each CPU's interrupt writer's count */
+	u64 failed; /* reserves refused (must stay 0) */
 };
 
 static int rbt_writer_fn(void *data)
@@ -257,7 +269,7 @@ static void rbt_irq_write(void *data)
 
 /* What the reader checks per CPU. */
 struct rbt_seen {
-	u32 next_n[2 * NR_CPUS];	/* per writer: the count expected */
+	u32 next_n[2 * NR_CPUS]; /* per writer: the count expected */
 	u64 read, lost, torn, disorder;
 };
 
@@ -323,8 +335,8 @@ static void rbt_check_cpu(struct kunit *test, struct rbt_load *ld,
 static void rbt_test_load_all_cpus(struct kunit *test)
 {
 	struct rbt_load *ld = kunit_kzalloc(test, sizeof(*ld), GFP_KERNEL);
-	struct rbt_seen *seen = kunit_kzalloc(test, NR_CPUS * sizeof(*seen),
-					      GFP_KERNEL);
+	struct rbt_seen *seen =
+		kunit_kzalloc(test, NR_CPUS * sizeof(*seen), GFP_KERNEL);
 	struct task_struct *t[NR_CPUS] = { NULL };
 	u64 end = rdtsc() + (u64)rbt_load_ms * tsc_khz, overrun = 0;
 	unsigned int cpu;
@@ -352,14 +364,12 @@ static void rbt_test_load_all_cpus(struct kunit *test)
 	KUNIT_EXPECT_GT(test, overrun, 0);
 }
 
-static struct kunit_case rbt_cases[] = {
-	KUNIT_CASE(rbt_test_write_read),
-	KUNIT_CASE(rbt_test_overwrite_oldest),
-	KUNIT_CASE(rbt_test_reader_lapped),
-	KUNIT_CASE(rbt_test_refusals),
-	KUNIT_CASE(rbt_test_load_all_cpus),
-	{}
-};
+static struct kunit_case rbt_cases[] = { KUNIT_CASE(rbt_test_write_read),
+					 KUNIT_CASE(rbt_test_overwrite_oldest),
+					 KUNIT_CASE(rbt_test_reader_lapped),
+					 KUNIT_CASE(rbt_test_refusals),
+					 KUNIT_CASE(rbt_test_load_all_cpus),
+					 {} };
 
 static struct kunit_suite rbt_suite = {
 	.name = "ring_buffer",

@@ -48,8 +48,8 @@ __setup("trace_event", set_trace_boot_events);
 static struct trace_buffer *trace_buffer;
 static DEFINE_MUTEX(event_mutex);
 static DEFINE_MUTEX(trace_read_mutex);
-static LIST_HEAD(event_tables);		/* under event_mutex */
-static unsigned short next_event_type;	/* types given to tables so far */
+static LIST_HEAD(event_tables); /* under event_mutex */
+static unsigned short next_event_type; /* types given to tables so far */
 
 /*
  * pid -> comm, for the task column (Linux's saved cmdlines): a writer
@@ -83,7 +83,8 @@ static void trace_find_cmdline(int pid, char *comm)
 		strscpy(comm, "<idle>", TASK_COMM_LEN);
 		return;
 	}
-	if (__atomic_load_n(&saved_cmdlines[slot].pid, __ATOMIC_ACQUIRE) == pid) {
+	if (__atomic_load_n(&saved_cmdlines[slot].pid, __ATOMIC_ACQUIRE) ==
+	    pid) {
 		memcpy(comm, saved_cmdlines[slot].comm, TASK_COMM_LEN);
 		comm[TASK_COMM_LEN - 1] = '\0';
 		barrier();
@@ -156,8 +157,7 @@ static void __for_each_trace_event(void (*fn)(struct trace_event_call *,
 			fn(t->start[i], priv);
 }
 
-void for_each_trace_event(void (*fn)(struct trace_event_call *call,
-				     void *priv),
+void for_each_trace_event(void (*fn)(struct trace_event_call *call, void *priv),
 			  void *priv)
 {
 	mutex_lock(&event_mutex);
@@ -166,8 +166,8 @@ void for_each_trace_event(void (*fn)(struct trace_event_call *call,
 }
 
 struct trace_match {
-	const char *system, *event;	/* globs; NULL: any */
-	int set;			/* -1: find only */
+	const char *system, *event; /* globs; NULL: any */
+	int set; /* -1: find only */
 	int matched, err;
 	struct trace_event_call *found;
 };
@@ -226,14 +226,14 @@ static int trace_match_all(struct trace_match *m)
 
 int trace_set_clr_event(const char *system, const char *event, int set)
 {
-	struct trace_match m = { .system = system, .event = event,
+	struct trace_match m = { .system = system,
+				 .event = event,
 				 .set = !!set };
 
 	return trace_match_all(&m);
 }
 
-struct trace_event_call *trace_event_find(const char *system,
-					  const char *name)
+struct trace_event_call *trace_event_find(const char *system, const char *name)
 {
 	struct trace_match m = { .system = system, .event = name, .set = -1 };
 
@@ -277,7 +277,8 @@ int trace_set_event_list(const char *list, bool enable)
 	int first_err = 0;
 
 	while (*p) {
-		size_t n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) : strlen(p);
+		size_t n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) :
+					    strlen(p);
 		char spec[64];
 		int ret;
 
@@ -286,8 +287,11 @@ int trace_set_event_list(const char *list, bool enable)
 			spec[n] = '\0';
 			ret = trace_set_event(spec, enable);
 			if (ret) {
-				pr_warn("%s %.*s: %s\n", enable ? "enable" : "disable",
-					(int)n, p, ret == -EINVAL ? "no such event" : "failed");
+				pr_warn("%s %.*s: %s\n",
+					enable ? "enable" : "disable", (int)n,
+					p,
+					ret == -EINVAL ? "no such event" :
+							 "failed");
 				first_err = first_err ?: ret;
 			}
 		} else if (n) {
@@ -356,7 +360,8 @@ static int trace_oldest_cpu(void)
 	for_each_possible_cpu(cpu) {
 		trace_fill_pending(cpu);
 		if (trace_pending[cpu].valid &&
-		    (best < 0 || trace_pending[cpu].ts < trace_pending[best].ts))
+		    (best < 0 ||
+		     trace_pending[cpu].ts < trace_pending[best].ts))
 			best = cpu;
 	}
 	return best;
@@ -385,9 +390,10 @@ static int trace_format_record(char *buf, size_t size, unsigned int cpu,
 
 	trace_find_cmdline(ent->pid, comm);
 	trace_flags_str(ent, flags);
-	n = scnprintf(buf, size, "%16s-%-7d [%03u] %s %5llu.%06llu: %s: ",
-		      comm, ent->pid, cpu, flags, p->ts / 1000000000,
-		      (p->ts / 1000) % 1000000, call ? call->name : "<unknown>");
+	n = scnprintf(buf, size, "%16s-%-7d [%03u] %s %5llu.%06llu: %s: ", comm,
+		      ent->pid, cpu, flags, p->ts / 1000000000,
+		      (p->ts / 1000) % 1000000,
+		      call ? call->name : "<unknown>");
 	if (call)
 		n += call->class->output(buf + n, size - n, ent);
 	else
@@ -489,7 +495,8 @@ static int trace_format_field(char *buf, size_t size,
 		snprintf(dim, sizeof(dim), "[%u]", f->count);
 	return snprintf(buf, size,
 			"\tfield:%s %s%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			f->type, f->name, dim, f->offset, f->size, f->is_signed);
+			f->type, f->name, dim, f->offset, f->size,
+			f->is_signed);
 }
 
 static const struct trace_event_field trace_common_fields[] = {
@@ -508,10 +515,12 @@ int trace_event_format(struct trace_event_call *call, char *buf, size_t size)
 	n = snprintf(buf, size, "name: %s\nID: %u\nformat:\n", call->name,
 		     call->type);
 	for (f = trace_common_fields; f->name; f++)
-		n += trace_format_field(buf + min(n, size), size - min(n, size), f);
+		n += trace_format_field(buf + min(n, size), size - min(n, size),
+					f);
 	n += snprintf(buf + min(n, size), size - min(n, size), "\n");
 	for (f = call->class->fields(); f->name; f++)
-		n += trace_format_field(buf + min(n, size), size - min(n, size), f);
+		n += trace_format_field(buf + min(n, size), size - min(n, size),
+					f);
 	n += snprintf(buf + min(n, size), size - min(n, size),
 		      "\nprint fmt: %s\n", call->class->print_fmt);
 	return n;
@@ -529,7 +538,8 @@ int trace_module_add_events(struct trace_event_table *table)
 
 	mutex_lock(&event_mutex);
 	for (i = 0; i < table->num; i++)
-		table->start[i]->type = trace_kernel_events() + ++next_event_type;
+		table->start[i]->type =
+			trace_kernel_events() + ++next_event_type;
 	list_add_tail(&table->list, &event_tables);
 	mutex_unlock(&event_mutex);
 	return 0;

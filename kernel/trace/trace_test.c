@@ -79,23 +79,39 @@ static void tet_key_state(struct tracepoint *tp, void *priv)
 	k->n++;
 }
 
+#ifdef CONFIG_JUMP_LABEL
 static unsigned long tet_sites_patched(void)
 {
-#ifdef CONFIG_JUMP_LABEL
 	return text_poke_stats.sites;
-#else
-	return 0;
-#endif
 }
 
 static unsigned int tet_sites_of(struct tracepoint *tp)
 {
-#ifdef CONFIG_JUMP_LABEL
 	return static_key_test_entries(&tp->key.key);
-#else
-	return 0;
-#endif
 }
+
+static void tet_expect_site_bytes(struct kunit *test, struct tracepoint *tp,
+				  bool enabled)
+{
+	KUNIT_EXPECT_EQ(test,
+			static_key_test_wrong_sites(&tp->key.key, enabled), 0);
+}
+#else /* no patching: no sites, nothing patched */
+static unsigned long tet_sites_patched(void)
+{
+	return 0;
+}
+
+static unsigned int tet_sites_of(struct tracepoint *tp)
+{
+	return 0;
+}
+
+static void tet_expect_site_bytes(struct kunit *test, struct tracepoint *tp,
+				  bool enabled)
+{
+}
+#endif
 
 /* Which keys differ between a and b: their number; *which the last. */
 static unsigned int tet_keys_changed(const struct tet_keys *a,
@@ -112,8 +128,10 @@ static unsigned int tet_keys_changed(const struct tet_keys *a,
 static void tet_expect_flip(struct kunit *test, const char *spec,
 			    struct tracepoint *tp, bool enable)
 {
-	struct tet_keys *before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
-	struct tet_keys *after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	struct tet_keys *before =
+		kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	struct tet_keys *after =
+		kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
 	unsigned long sites;
 
 	KUNIT_ASSERT_NOT_NULL(test, before);
@@ -125,9 +143,7 @@ static void tet_expect_flip(struct kunit *test, const char *spec,
 	for_each_tracepoint(tet_key_state, after);
 	KUNIT_EXPECT_EQ(test, tet_keys_changed(before, after), 1);
 	KUNIT_EXPECT_EQ(test, static_key_enabled(&tp->key), enable);
-#ifdef CONFIG_JUMP_LABEL
-	KUNIT_EXPECT_EQ(test, static_key_test_wrong_sites(&tp->key.key, enable), 0);
-#endif
+	tet_expect_site_bytes(test, tp, enable);
 }
 
 static void tet_test_enable_patches_its_sites(struct kunit *test)
@@ -138,17 +154,21 @@ static void tet_test_enable_patches_its_sites(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sw);
 	KUNIT_ASSERT_NOT_NULL(test, line);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
-		KUNIT_EXPECT_EQ(test, tet_sites_of(&__tracepoint_trace_test_one), 2);
+		KUNIT_EXPECT_EQ(test,
+				tet_sites_of(&__tracepoint_trace_test_one), 2);
 	tet_expect_flip(test, "trace_test:trace_test_one",
 			&__tracepoint_trace_test_one, true);
-	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled("trace_test", "trace_test_one"));
-	KUNIT_EXPECT_FALSE(test, trace_event_is_enabled("trace_test", "trace_test_two"));
+	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled("trace_test",
+						       "trace_test_one"));
+	KUNIT_EXPECT_FALSE(test, trace_event_is_enabled("trace_test",
+							"trace_test_two"));
 	/* Both sites record. */
 	trace_clear();
 	tet_fire_one_a(1);
 	tet_fire_one_b(1);
 	KUNIT_EXPECT_TRUE(test, tet_find_line(line, ": trace_test_one: v=1\n"));
-	KUNIT_EXPECT_TRUE(test, tet_find_line(line, ": trace_test_one: v=1001\n"));
+	KUNIT_EXPECT_TRUE(test,
+			  tet_find_line(line, ": trace_test_one: v=1001\n"));
 	tet_expect_flip(test, "trace_test:trace_test_one",
 			&__tracepoint_trace_test_one, false);
 	/* A kernel event: its sites in the scheduler, nothing else. */
@@ -162,21 +182,29 @@ static void tet_test_names(struct kunit *test)
 	struct trace_event_call *call;
 
 	KUNIT_EXPECT_EQ(test, trace_set_event("no_such_event", true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, trace_set_event("trace_test:no_such", true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, trace_set_event("trace_test:no_such", true),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, trace_set_event("trace_test_*o*", true), 0);
 	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled(NULL, "trace_test_one"));
 	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled(NULL, "trace_test_two"));
-	KUNIT_EXPECT_FALSE(test, trace_event_is_enabled(NULL, "trace_test_event"));
+	KUNIT_EXPECT_FALSE(test,
+			   trace_event_is_enabled(NULL, "trace_test_event"));
 	/* A bare word naming a system: all its events. */
 	KUNIT_EXPECT_EQ(test, trace_set_event("trace_test", true), 0);
-	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled(NULL, "trace_test_event"));
+	KUNIT_EXPECT_TRUE(test,
+			  trace_event_is_enabled(NULL, "trace_test_event"));
 	KUNIT_EXPECT_EQ(test, trace_set_event("trace_test:*", false), 0);
-	KUNIT_EXPECT_FALSE(test, trace_event_is_enabled(NULL, "trace_test_one"));
+	KUNIT_EXPECT_FALSE(test,
+			   trace_event_is_enabled(NULL, "trace_test_one"));
 	/* A list: applies what it can, reports the first failure. */
-	KUNIT_EXPECT_EQ(test, trace_set_event_list("nope,trace_test_two", true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, trace_set_event_list("nope,trace_test_two", true),
+			-EINVAL);
 	KUNIT_EXPECT_TRUE(test, trace_event_is_enabled(NULL, "trace_test_two"));
-	KUNIT_EXPECT_EQ(test, trace_set_clr_event("trace_test", "trace_test_two", 0), 0);
-	KUNIT_EXPECT_FALSE(test, trace_event_is_enabled(NULL, "trace_test_two"));
+	KUNIT_EXPECT_EQ(test,
+			trace_set_clr_event("trace_test", "trace_test_two", 0),
+			0);
+	KUNIT_EXPECT_FALSE(test,
+			   trace_event_is_enabled(NULL, "trace_test_two"));
 	call = trace_event_find(NULL, "sched_wakeup");
 	KUNIT_ASSERT_NOT_NULL(test, call);
 	KUNIT_EXPECT_STREQ(test, call->class->system, "sched");
@@ -186,11 +214,24 @@ static void tet_test_names(struct kunit *test)
 }
 
 /* "<comm>-<pid> [cpu] flags secs.micros: event: fields". */
+/* The timestamp column at p ("  secs.micros"): ns; p moves past it. */
+static u64 tet_parse_ts(char **p)
+{
+	unsigned long secs, usecs;
+
+	while (**p == ' ')
+		(*p)++;
+	secs = simple_strtoul(*p, p, 10);
+	if (**p != '.')
+		return 0;
+	usecs = simple_strtoul(*p + 1, p, 10);
+	return secs * 1000000000ULL + usecs * 1000;
+}
+
 static void tet_test_line_format(struct kunit *test)
 {
 	char *line = kunit_kzalloc(test, TET_LINE, GFP_KERNEL);
 	char prefix[64], *p;
-	unsigned long secs, usecs;
 	u64 t0, t1, ts;
 
 	KUNIT_ASSERT_NOT_NULL(test, line);
@@ -205,16 +246,14 @@ static void tet_test_line_format(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, strncmp(line, prefix, strlen(prefix)), 0);
 	p = line + strlen(prefix);
 	/* Interrupts on, preemption on; 'N' may come and go. */
-	KUNIT_EXPECT_TRUE(test, !strncmp(p, "..... ", 6) || !strncmp(p, ".N... ", 6));
-	for (p += 6; *p == ' '; p++)
-		;
-	secs = simple_strtoul(p, &p, 10);
-	KUNIT_ASSERT_EQ(test, *p, '.');
-	usecs = simple_strtoul(p + 1, &p, 10);
-	ts = secs * 1000000000ULL + usecs * 1000;
+	KUNIT_EXPECT_TRUE(test,
+			  !strncmp(p, "..... ", 6) || !strncmp(p, ".N... ", 6));
+	p += 6;
+	ts = tet_parse_ts(&p);
 	KUNIT_EXPECT_GE(test, ts + 1000, t0);
 	KUNIT_EXPECT_LE(test, ts, t1);
-	KUNIT_EXPECT_STREQ(test, p, ": trace_test_event: a=5 s=abc big=1099511627776\n");
+	KUNIT_EXPECT_STREQ(test, p,
+			   ": trace_test_event: a=5 s=abc big=1099511627776\n");
 	/* Interrupts and preemption off: 'd' and a depth of 1. */
 	local_irq_disable();
 	preempt_disable();
@@ -231,7 +270,8 @@ static void tet_test_line_format(struct kunit *test)
 /* The format file, against the compiler's own layout of the record. */
 static void tet_test_format(struct kunit *test)
 {
-	struct trace_event_call *call = trace_event_find("trace_test", "trace_test_event");
+	struct trace_event_call *call =
+		trace_event_find("trace_test", "trace_test_event");
 	char *buf = kunit_kzalloc(test, 1024, GFP_KERNEL), want[96];
 	int n;
 
@@ -239,21 +279,33 @@ static void tet_test_format(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	n = trace_event_format(call, buf, 1024);
 	KUNIT_EXPECT_LT(test, n, 1024);
-	snprintf(want, sizeof(want), "name: trace_test_event\nID: %u\nformat:\n", call->type);
+	snprintf(want, sizeof(want),
+		 "name: trace_test_event\nID: %u\nformat:\n", call->type);
 	KUNIT_EXPECT_EQ(test, strncmp(buf, want, strlen(want)), 0);
-	KUNIT_EXPECT_TRUE(test, strstr(buf, "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"));
-	snprintf(want, sizeof(want), "\tfield:int a;\toffset:%zu;\tsize:4;\tsigned:1;\n",
+	KUNIT_EXPECT_TRUE(
+		test,
+		strstr(buf,
+		       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"));
+	snprintf(want, sizeof(want),
+		 "\tfield:int a;\toffset:%zu;\tsize:4;\tsigned:1;\n",
 		 offsetof(struct trace_event_raw_trace_test_event, a));
 	KUNIT_EXPECT_TRUE(test, strstr(buf, want) != NULL);
-	snprintf(want, sizeof(want), "\tfield:char s[8];\toffset:%zu;\tsize:8;\tsigned:1;\n",
+	snprintf(want, sizeof(want),
+		 "\tfield:char s[8];\toffset:%zu;\tsize:8;\tsigned:1;\n",
 		 offsetof(struct trace_event_raw_trace_test_event, s));
 	KUNIT_EXPECT_TRUE(test, strstr(buf, want) != NULL);
-	snprintf(want, sizeof(want),
-		 "\tfield:unsigned long long big;\toffset:%zu;\tsize:8;\tsigned:0;\n",
-		 offsetof(struct trace_event_raw_trace_test_event, big));
+	snprintf(
+		want, sizeof(want),
+		"\tfield:unsigned long long big;\toffset:%zu;\tsize:8;\tsigned:0;\n",
+		offsetof(struct trace_event_raw_trace_test_event, big));
 	KUNIT_EXPECT_TRUE(test, strstr(buf, want) != NULL);
-	KUNIT_EXPECT_TRUE(test, strstr(buf, "\nprint fmt: \"a=%d s=%s big=%llu\", __entry->a") != NULL);
-	KUNIT_EXPECT_EQ(test, call->class->size, sizeof(struct trace_event_raw_trace_test_event));
+	KUNIT_EXPECT_TRUE(
+		test,
+		strstr(buf,
+		       "\nprint fmt: \"a=%d s=%s big=%llu\", __entry->a") !=
+			NULL);
+	KUNIT_EXPECT_EQ(test, call->class->size,
+			sizeof(struct trace_event_raw_trace_test_event));
 }
 
 /* More records than the ring holds: the reader is told what it lost. */
@@ -284,7 +336,7 @@ static void tet_test_lost_events(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, lost, after.overrun - before.overrun);
 	KUNIT_EXPECT_EQ(test, lines + lost, 20000);
-	KUNIT_EXPECT_EQ(test, last, 19999);	/* the newest survived */
+	KUNIT_EXPECT_EQ(test, last, 19999); /* the newest survived */
 	kunit_info(test, "20000 records: %u read, %lu lost", lines, lost);
 }
 
@@ -327,7 +379,8 @@ static void tet_kernel_activity(struct kunit *test, struct tet_kernel *k)
 	INIT_WORK(&k->work, tet_work_fn);
 	schedule_work(&k->work);
 	flush_work(&k->work);
-	t = kthread_run_on_cpu(tet_sleeper_fn, NULL, smp_processor_id(), "tet_sleeper");
+	t = kthread_run_on_cpu(tet_sleeper_fn, NULL, smp_processor_id(),
+			       "tet_sleeper");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	msleep(10);
 	kthread_stop(t);
@@ -339,35 +392,57 @@ static void tet_kernel_activity(struct kunit *test, struct tet_kernel *k)
 	del_timer_sync(&k->timer);
 }
 
+static const char *const tet_kernel_lines[] = {
+	"sched_waking: comm=tet_sleeper",
+	"sched_wakeup: comm=tet_sleeper",
+	"==> next_comm=tet_sleeper",
+	"prev_comm=tet_sleeper",
+	"timer_expire_entry: timer=",
+	"function=tet_timer_fn",
+	"timer_expire_exit: timer=",
+	"function tet_work_fn",
+	"workqueue_execute_end: work struct",
+	"irq_handler_entry: irq=",
+	"irq_handler_exit: irq=",
+};
+
+/* Reads every line: each of tet_kernel_lines must be in one. */
+static bool tet_read_kernel_lines(struct kunit *test, char *line)
+{
+	bool found[ARRAY_SIZE(tet_kernel_lines)] = { false }, ipi = false;
+	unsigned int i;
+
+	while (trace_read_line(line, TET_LINE)) {
+		for (i = 0; i < ARRAY_SIZE(tet_kernel_lines); i++)
+			found[i] |= strstr(line, tet_kernel_lines[i]) != NULL;
+		ipi |= strstr(line, "handler=call_function_interrupt") != NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(tet_kernel_lines); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, found[i], "no line with \"%s\"",
+				      tet_kernel_lines[i]);
+	return ipi;
+}
+
 static void tet_test_kernel_events(struct kunit *test)
 {
-	static const char *const want[] = {
-		"sched_waking: comm=tet_sleeper", "sched_wakeup: comm=tet_sleeper",
-		"==> next_comm=tet_sleeper", "prev_comm=tet_sleeper",
-		"timer_expire_entry: timer=", "function=tet_timer_fn",
-		"timer_expire_exit: timer=", "function tet_work_fn",
-		"workqueue_execute_end: work struct", "irq_handler_entry: irq=",
-		"irq_handler_exit: irq=",
-	};
 	struct tet_kernel *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
 	char *line = kunit_kzalloc(test, TET_LINE, GFP_KERNEL);
-	bool found[ARRAY_SIZE(want)] = { false }, ipi = false;
-	unsigned int i;
+	bool ipi;
 
 	KUNIT_ASSERT_NOT_NULL(test, k);
 	KUNIT_ASSERT_NOT_NULL(test, line);
-	KUNIT_ASSERT_EQ(test, trace_set_event_list("sched:*,timer:*,workqueue:*,irq:*", true), 0);
+	KUNIT_ASSERT_EQ(
+		test,
+		trace_set_event_list("sched:*,timer:*,workqueue:*,irq:*", true),
+		0);
 	trace_clear();
 	tet_kernel_activity(test, k);
-	KUNIT_EXPECT_EQ(test, trace_set_event_list("sched,timer,workqueue,irq", false), 0);
-	while (trace_read_line(line, TET_LINE)) {
-		for (i = 0; i < ARRAY_SIZE(want); i++)
-			found[i] |= strstr(line, want[i]) != NULL;
-		ipi |= strstr(line, "handler=call_function_interrupt") != NULL;
-	}
-	for (i = 0; i < ARRAY_SIZE(want); i++)
-		KUNIT_EXPECT_TRUE_MSG(test, found[i], "no line with \"%s\"", want[i]);
+	KUNIT_EXPECT_EQ(
+		test, trace_set_event_list("sched,timer,workqueue,irq", false),
+		0);
+	ipi = tet_read_kernel_lines(test, line);
 	KUNIT_EXPECT_EQ(test, k->timer_ran + k->work_ran, 2);
+	/* The cross call reached another CPU as an IPI, recorded there. */
 	if (num_online_cpus() > 1) {
 		KUNIT_EXPECT_EQ(test, k->ipi_ran, 1);
 		KUNIT_EXPECT_TRUE(test, ipi);
@@ -396,9 +471,11 @@ static void tet_test_module_events(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, trace_event_find(NULL, "tet_modlike"));
 	tracepoint_module_coming(&tps);
 	KUNIT_ASSERT_EQ(test, trace_module_add_events(&events), 0);
-	KUNIT_EXPECT_GT(test, tet_mod_call.type,
-			(unsigned int)(__stop_ftrace_events - __start_ftrace_events));
-	KUNIT_ASSERT_EQ(test, trace_set_event("trace_test:tet_modlike", true), 0);
+	KUNIT_EXPECT_GT(
+		test, tet_mod_call.type,
+		(unsigned int)(__stop_ftrace_events - __start_ftrace_events));
+	KUNIT_ASSERT_EQ(test, trace_set_event("trace_test:tet_modlike", true),
+			0);
 	trace_clear();
 	trace_tet_modlike(77);
 	KUNIT_EXPECT_TRUE(test, tet_find_line(line, ": tet_modlike: v=77\n"));
@@ -456,8 +533,8 @@ static bool tbt_spec_matches(const char *spec, size_t n,
 		return glob_match_len(spec, n, call->name) ||
 		       glob_match_len(spec, n, call->class->system);
 	return (!sys || glob_match_len(spec, sys, call->class->system)) &&
-	       (sys + 1 == n || glob_match_len(spec + sys + 1, n - sys - 1,
-					       call->name));
+	       (sys + 1 == n ||
+		glob_match_len(spec + sys + 1, n - sys - 1, call->name));
 }
 
 struct tbt_check {
@@ -504,7 +581,9 @@ static void tbt_test_events_as_asked(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c.listed, 0);
 	/* Switches happened since boot: their records are there. */
 	if (c.switch_listed)
-		KUNIT_EXPECT_TRUE(test, tet_find_line(line, ": sched_switch: prev_comm="));
+		KUNIT_EXPECT_TRUE(test,
+				  tet_find_line(line,
+						": sched_switch: prev_comm="));
 }
 
 static void tbt_test_schedstats_as_asked(struct kunit *test)
@@ -521,11 +600,10 @@ static void tbt_test_schedstats_as_asked(struct kunit *test)
 		KUNIT_EXPECT_GT(test, sched_cpu_schedstats(0).sched_count, 0);
 }
 
-static struct kunit_case tbt_cases[] = {
-	KUNIT_CASE(tbt_test_events_as_asked),
-	KUNIT_CASE(tbt_test_schedstats_as_asked),
-	{}
-};
+static struct kunit_case tbt_cases[] = { KUNIT_CASE(tbt_test_events_as_asked),
+					 KUNIT_CASE(
+						 tbt_test_schedstats_as_asked),
+					 {} };
 
 static struct kunit_suite tbt_suite = {
 	.name = "trace_boot",
