@@ -241,12 +241,17 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d.tmp)
 fixdep = $(FIXDEP) $(@:.o=.d.tmp) $@ $(O)/include/config/sym > $(@:.o=.d) && \
 	 rm -f $(@:.o=.d.tmp)
 
+# trace_<name>() macros for every tracepoint in the tree (see the script).
+TP_CALLS := $(O)/include/generated/tracepoint_calls.h
+$(TP_CALLS): scripts/gen_tracepoint_calls.py FORCE
+	$(Q)$(PYTHON) scripts/gen_tracepoint_calls.py $@ $(core-y) include modules tests
+
 # A module's objects are compiled with -DMODULE and the module's name
 # (modname-<object>, set under "Modules" below); the kernel's without.
 modflags = $(if $(modname-$@),-DMODULE -DKBUILD_MODNAME='"$(modname-$@)"')
 modtag = $(if $(modname-$@), [M])
 
-$(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP)
+$(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
 	$(quiet) 'CC$(modtag)' $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \

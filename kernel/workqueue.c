@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <trace/events/workqueue.h>
 
 struct worker_pool {
 	struct list_head worklist;
@@ -297,8 +298,13 @@ static int worker_thread(void *data)
 	unsigned long flags, seq;
 
 	for (;;) {
+		work_func_t func;
+
 		work = worker_take(pool, &seq);
-		work->func(work);
+		func = work->func;
+		trace_workqueue_execute_start(work);
+		func(work);
+		trace_workqueue_execute_end(work, func);
 		spin_lock_irqsave(&wq_lock, flags);
 		work->running--;
 		if ((long)(seq - work->done) > 0)

@@ -22,6 +22,13 @@ are exact and reproducible. Each kernel prints lines like
 
 (one line each).
 
+bench=pipe (kernel/sched/pipe_bench.c) is perf bench sched pipe pinned to
+one CPU, per round trip: its instructions with every key off, with a probe
+or the tracer's event on sched_switch, with schedstats on; and, single-
+stepped (lib/bench_step.c), its instructions, branches, static branch
+sites (per key) and, per function, where y and n differ. The summary sets
+n - y against the seed's (Linux 3.3, Documentation/static-keys.rst).
+
 Host-side figures, from OUT/y/vmlinux and OUT/n/vmlinux: fastpath_bytes
 (the size of jlb_getppid, from nm -S) and image_text_bytes (the size of
 .text, from readelf -S).
@@ -90,6 +97,21 @@ RUNS = (
 )
 RUN_NAMES = tuple(run.name for run in RUNS)
 
+# bench=pipe (kernel/sched/pipe_bench.c), per round trip, in y and n.
+PIPE_FIGURES = ('pipe_roundtrip_insns', 'pipe_roundtrip_switches',
+                'pipe_roundtrip_traced_insns',
+                'pipe_roundtrip_schedstats_insns',
+                'pipe_roundtrip_stepped_insns', 'pipe_roundtrip_branches',
+                'pipe_roundtrip_fn_insns', 'pipe_roundtrip_fn_branches')
+# Per-function rows: only those where y and n differ are shown.
+DIFF_ONLY = ('pipe_roundtrip_fn_insns', 'pipe_roundtrip_fn_branches')
+# The seed (Documentation/static-keys.rst, Linux 3.3, perf stat of
+# 'perf bench sched pipe', 100,000 round trips, jump labels off / on):
+# instructions 1,178,049,567 / 1,175,363,994, branches 208,368,926 /
+# 206,859,359; per round trip, n - y:
+SEED_PIPE_INSNS = (1178049567 - 1175363994) / 100000
+SEED_PIPE_BRANCHES = (208368926 - 206859359) / 100000
+
 # Figures a run must report (else exit 1), should report (else a warning),
 # and reports but that mean nothing there (dropped).
 REQUIRED = {'y': ('site_disabled_insns',), 'n': ('site_disabled_insns',)}
@@ -100,13 +122,16 @@ EXPECTED = {
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
           'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
           'timer_tick_insns', 'context_switch_insns',
+          'context_switch_stepped_insns', 'context_switch_static_branches',
           'synchronize_rcu_insns', 'deferred_storm_batches',
           'module_load_insns', 'module_unload_insns',
-          'module_jump_label_insns_per_entry'),
+          'module_jump_label_insns_per_entry') + PIPE_FIGURES
+    + ('pipe_roundtrip_static_branches',),
     'n': ('site_absent_insns', 'site_disabled_insns', 'site_enabled_insns',
           'getppid_insns', 'inc_fast_insns', 'table_bytes', 'table_entries',
           'timer_tick_insns', 'context_switch_insns',
-          'synchronize_rcu_insns'),
+          'context_switch_stepped_insns', 'synchronize_rcu_insns')
+    + PIPE_FIGURES,
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
 }
 DROPPED = {'y-smp': ('flip_insns',)}
@@ -127,7 +152,15 @@ GROUPS = (
                     'short_site_share', 'short_sites', 'long_sites',
                     'init_insns', 'init_insns_per_entry')),
     ('tick', ('timer_tick_insns',)),
-    ('sched', ('context_switch_insns',)),
+    ('sched', ('context_switch_insns', 'context_switch_stepped_insns',
+               'context_switch_static_branches')),
+    ('sched pipe, per round trip', (
+        'pipe_roundtrip_insns', 'pipe_roundtrip_stepped_insns',
+        'pipe_roundtrip_switches', 'pipe_roundtrip_traced_insns',
+        'pipe_roundtrip_schedstats_insns', 'pipe_roundtrip_branches',
+        'pipe_roundtrip_static_branches')),
+    ('sched pipe, functions where y and n differ (single-stepped)',
+     DIFF_ONLY),
     ('rcu', ('synchronize_rcu_insns',)),
     ('deferred keys', ('deferred_storm_batches',)),
     ('modules (y, icount)', ('module_load_insns', 'module_unload_insns',
@@ -476,6 +509,8 @@ def print_table(records):
     header = ('figure', 'params', 'y', 'n', 'n/y', 'unit')
     lines, group = [], None
     for row in table_rows(records):
+        if row['name'] in DIFF_ONLY and row['y'] == row['n']:
+            continue
         if group_label(row) != group:
             group = group_label(row)
             lines.append(group)
@@ -572,12 +607,39 @@ def summary_short_sites(records):
     return ('short_site_share (2-byte sites): ' + ', '.join(shares))
 
 
+def pipe_values(records, name, params=''):
+    return (find_value(records, name, 'y', params),
+            find_value(records, name, 'n', params))
+
+
+def summary_pipe(records):
+    """The sched pipe round trip, y against n, and what explains it."""
+    insns = pipe_values(records, 'pipe_roundtrip_insns')
+    branches = pipe_values(records, 'pipe_roundtrip_branches')
+    cond = pipe_values(records, 'pipe_roundtrip_branches', 'conditional')
+    sites = find_value(records, 'pipe_roundtrip_static_branches', 'y')
+    if None in insns:
+        return ['sched pipe round trip: n/a']
+    lines = [f'sched pipe round trip: y {fmt_value(insns[0])}, n '
+             f'{fmt_value(insns[1])} insns (n - y = '
+             f'{fmt_value(insns[1] - insns[0])}); seed (Linux 3.3): n - y = '
+             f'{SEED_PIPE_INSNS:.1f} insns, {SEED_PIPE_BRANCHES:.1f} branches']
+    if None not in branches and None not in cond and sites is not None:
+        lines.append(f'  branches y {fmt_value(branches[0])}, n '
+                     f'{fmt_value(branches[1])} (n - y = '
+                     f'{fmt_value(branches[1] - branches[0])}), conditional '
+                     f'n - y = {fmt_value(cond[1] - cond[0])}; static '
+                     f'branches passed (y): {fmt_value(sites)}')
+    return lines
+
+
 def print_summary(records):
     print()
     print('summary:')
     lines = [summary_disabled_site(records), summary_fastpath(records)]
     lines += summary_sync_rounds(records)
     lines.append(summary_short_sites(records))
+    lines += summary_pipe(records)
     for line in lines:
         print(f'  {line}')
 
@@ -588,6 +650,18 @@ def check_plausible(records, report):
     if y is not None and n is not None and y >= n:
         report.warn(f'site_disabled_insns: y ({fmt_value(y)}) is not below n '
                     f'({fmt_value(n)}); the NOP site should be cheaper')
+    y, n = pipe_values(records, 'pipe_roundtrip_insns')
+    if y is not None and n is not None and y >= n:
+        report.warn(f'pipe_roundtrip_insns: y ({fmt_value(y)}) is not below '
+                    f'n ({fmt_value(n)})')
+    # Each disabled static branch is a conditional branch with =n only.
+    cond = pipe_values(records, 'pipe_roundtrip_branches', 'conditional')
+    sites = find_value(records, 'pipe_roundtrip_static_branches', 'y')
+    if None not in cond and sites is not None and \
+            round(cond[1] - cond[0]) != round(sites):
+        report.warn(f'pipe round trip: n runs {fmt_value(cond[1] - cond[0])} '
+                    f'more conditional branches than y, but y passes '
+                    f'{fmt_value(sites)} static branch sites')
 
 
 # ---------------------------------------------------------------------------

@@ -51,6 +51,43 @@ u64 bench_empty_region(void);
 u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
 
 /*
+ * Exact counts by single-stepping (lib/bench_step.c): between
+ * bench_step_start() and bench_step_stop(), every instruction the calling
+ * CPU runs traps once (x86 EFLAGS.TF) and is counted: a branch (any
+ * control transfer: jcc, jmp, call, ret, ...) or not, at a static branch
+ * site (CONFIG_JUMP_LABEL: an address of the jump table) or not. Neither
+ * QEMU's icount nor the timed figures are involved; a trap costs a few
+ * hundred instructions, so step hundreds of iterations, not millions. Only
+ * the calling CPU is stepped (benchmarks run on one). The trap handler
+ * counts in a static area: one session at a time.
+ */
+struct static_key;
+
+struct bench_step_counts {
+	u64 insns;		/* instructions run */
+	u64 branches;		/* of which control transfers */
+	u64 cond_branches;	/* of which conditional */
+	u64 sites;		/* of which at a static branch site (JUMP_LABEL) */
+};
+
+/* 0, or -ENOMEM (no memory for the copy of the site addresses). */
+int bench_step_start(void);
+void bench_step_stop(struct bench_step_counts *c);
+/* After a stop: fn for each key whose sites ran, with their executions. */
+void bench_step_keys(void (*fn)(struct static_key *key, u64 hits, void *priv),
+		     void *priv);
+
+/* The same counts per function (the first 128 functions that ran). */
+struct bench_step_func {
+	unsigned long start;
+	const char *name;
+	struct bench_step_counts c;
+};
+
+void bench_step_funcs(void (*fn)(const struct bench_step_func *f, void *priv),
+		      void *priv);
+
+/*
  * True when bench=GLOB was given; then bench_run_all() replaces KUnit. It
  * returns the number of failed cases, or -ENOENT when GLOB selects none.
  */

@@ -21,6 +21,8 @@
 #define ENOSYS 38
 #define EOVERFLOW 75
 #define ETIMEDOUT 110
+#define EPIPE 32
+#define EMSGSIZE 90
 #define EALREADY 114
 
 #endif /* _LINUX_ERRNO_H */

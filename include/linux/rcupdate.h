@@ -48,6 +48,23 @@ static __always_inline void rcu_read_unlock(void)
 	preempt_enable();
 }
 
+/*
+ * rcu_read_unlock() for readers that may run with a run-queue lock held
+ * (the tracepoints in the scheduler): a report wakes rcu_gp, which takes
+ * a run-queue lock, so with interrupts off outside a hardirq (where such
+ * a lock may be held) the report is left to the CPU's next quiescent
+ * state: its next switch, idle loop, tick, or another reader's unlock.
+ */
+static __always_inline void rcu_read_unlock_sched(void)
+{
+	barrier();
+	this_cpu_dec(rcu_read_nesting);
+	if (unlikely(this_cpu_read(rcu_qs_pending)) &&
+	    !this_cpu_read(rcu_read_nesting) && (!irqs_disabled() || in_irq()))
+		rcu_report_qs();
+	preempt_enable();
+}
+
 static inline bool rcu_read_lock_held(void)
 {
 	return this_cpu_read(rcu_read_nesting) != 0;

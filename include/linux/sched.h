@@ -4,6 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/lockorder_types.h>
 #include <linux/percpu.h>
@@ -42,6 +43,25 @@
 struct completion;
 struct kthread;
 
+/*
+ * Per-task scheduler statistics, kept only while schedstats are on
+ * (schedstat_enabled(): schedstats=enable on the command line, or
+ * sched_set_schedstats()), under the task's run-queue lock. Times are
+ * ktime_get_ns() nanoseconds; a *_start of 0 means "not in that state".
+ */
+struct sched_statistics {
+	u64 wait_start;		/* runnable and queued since */
+	u64 wait_max;
+	u64 wait_count;		/* times it got the CPU after waiting */
+	u64 wait_sum;
+	u64 sleep_start;	/* asleep since */
+	u64 sleep_max;
+	u64 sum_sleep_runtime;
+	u64 nr_wakeups;
+	u64 nr_wakeups_local;	/* woken by a task of its own CPU */
+	u64 nr_wakeups_remote;
+};
+
 struct task_struct {
 	unsigned long sp; /* saved stack pointer; first: entry code uses it */
 	long state; /* TASK_*; written by the task and by wake-ups */
@@ -61,6 +81,9 @@ struct task_struct {
 	unsigned int cpus_read_depth; /* cpus_read_lock() nesting (kernel/cpu.c) */
 	char comm[TASK_COMM_LEN];
 	struct lockorder_task lockorder; /* the sleeping locks it holds */
+	/* Its preempt notifiers: changed and walked by the task alone. */
+	struct hlist_head preempt_notifiers;
+	struct sched_statistics stats;
 };
 
 DECLARE_PER_CPU(struct task_struct *, current_task);
@@ -86,6 +109,73 @@ struct sched_stats {
 	unsigned long yields;
 	unsigned long migrations; /* tasks pushed here from a CPU going down */
 };
+
+/*
+ * The run queue's schedstats (Linux's rq fields), counted only while
+ * schedstat_enabled(), under the run-queue lock.
+ */
+struct sched_schedstats {
+	unsigned long sched_count;	/* __schedule() calls */
+	unsigned long sched_goidle;	/* of which picked the idle task */
+	unsigned long yld_count;	/* yield() calls */
+	unsigned long ttwu_count;	/* wake-ups of tasks of this CPU */
+	unsigned long ttwu_local;	/* of which by this CPU itself */
+};
+
+/*
+ * Schedstats cost one disabled static branch at each place they count
+ * until turned on; the key is sched_schedstats.
+ */
+DECLARE_STATIC_KEY_FALSE(sched_schedstats);
+
+static __always_inline bool schedstat_enabled(void)
+{
+	return static_branch_unlikely(&sched_schedstats);
+}
+
+#define schedstat_inc(var)                      \
+	do {                                    \
+		if (schedstat_enabled())        \
+			(var)++;                \
+	} while (0)
+
+/* Turns schedstats on or off (the counts stay). May sleep. */
+void sched_set_schedstats(bool enabled);
+struct sched_schedstats sched_cpu_schedstats(unsigned int cpu);
+
+/*
+ * Preempt notifiers (Linux's): hooks called when the task that
+ * registered them is switched out (sched_out, with the next task) and
+ * back in (sched_in, with its CPU), from the switch with the run-queue
+ * lock held and interrupts off. A task registers and unregisters its own,
+ * between preempt_notifier_inc() and preempt_notifier_dec(), which turn
+ * the switch's static branch (preempt_notifier_key) on and off.
+ * Registering while the key is off WARNs and registers anyway.
+ */
+struct preempt_notifier;
+
+struct preempt_ops {
+	void (*sched_in)(struct preempt_notifier *notifier, int cpu);
+	void (*sched_out)(struct preempt_notifier *notifier,
+			  struct task_struct *next);
+};
+
+struct preempt_notifier {
+	struct hlist_node link;
+	struct preempt_ops *ops;
+};
+
+void preempt_notifier_inc(void);
+void preempt_notifier_dec(void);
+void preempt_notifier_register(struct preempt_notifier *notifier);
+void preempt_notifier_unregister(struct preempt_notifier *notifier);
+
+static inline void preempt_notifier_init(struct preempt_notifier *notifier,
+					 struct preempt_ops *ops)
+{
+	INIT_HLIST_NODE(&notifier->link);
+	notifier->ops = ops;
+}
 
 /*
  * schedule(): gives the CPU to the next runnable task; returns when this

@@ -22,11 +22,14 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <trace/events/sched.h>
 
 #define SCHED_DRAIN_TIMEOUT_MS 5000
 #define SCHED_SLICE_TICKS                            \
@@ -40,6 +43,7 @@ struct rq {
 	unsigned int nr_queued;
 	struct task_struct *idle;
 	struct sched_stats stats;
+	struct sched_schedstats schedstats;
 	/*
 	 * The CPU is going offline (sched_cpu_drain()): __schedule() runs
 	 * only the idle task here and parks every other runnable task on
@@ -81,6 +85,171 @@ static void rq_unlock(struct rq *rq, unsigned long flags)
 	local_irq_restore(flags);
 }
 
+/*
+ * The static keys of the switch and wake-up paths, as in Linux: the
+ * schedstats, the preempt notifiers, and the sched tracepoints
+ * (<trace/events/sched.h>, keys of their own). Each is one NOP there
+ * while off.
+ */
+DEFINE_STATIC_KEY_FALSE(sched_schedstats);
+static DEFINE_STATIC_KEY_FALSE(preempt_notifier_key);
+
+/* The schedstats' clock: every schedstat block reads it anew. */
+static u64 schedstat_clock(void)
+{
+	return ktime_get_ns();
+}
+
+/* p joins a run queue: it waits from now on. */
+static void __schedstat_wait_start(struct task_struct *p)
+{
+	p->stats.wait_start = schedstat_clock();
+}
+
+/* p gets the CPU: the end of its wait, if it waited. */
+static void __schedstat_wait_end(struct rq *rq, struct task_struct *p)
+{
+	u64 delta;
+
+	if (p == rq->idle) {
+		rq->schedstats.sched_goidle++;
+		return;
+	}
+	if (!p->stats.wait_start)
+		return;
+	delta = schedstat_clock() - p->stats.wait_start;
+	p->stats.wait_start = 0;
+	p->stats.wait_count++;
+	p->stats.wait_sum += delta;
+	p->stats.wait_max = max(p->stats.wait_max, delta);
+}
+
+/* p is woken on rq's CPU: a wake-up counted, the end of its sleep. */
+static void __schedstat_wakeup(struct rq *rq, struct task_struct *p)
+{
+	u64 delta;
+	bool local = p->cpu == smp_processor_id();
+
+	rq->schedstats.ttwu_count++;
+	rq->schedstats.ttwu_local += local;
+	p->stats.nr_wakeups++;
+	p->stats.nr_wakeups_local += local;
+	p->stats.nr_wakeups_remote += !local;
+	if (!p->stats.sleep_start)
+		return;
+	delta = schedstat_clock() - p->stats.sleep_start;
+	p->stats.sleep_start = 0;
+	p->stats.sum_sleep_runtime += delta;
+	p->stats.sleep_max = max(p->stats.sleep_max, delta);
+}
+
+void sched_set_schedstats(bool enabled)
+{
+	if (enabled)
+		static_branch_enable(&sched_schedstats);
+	else
+		static_branch_disable(&sched_schedstats);
+}
+
+struct sched_schedstats sched_cpu_schedstats(unsigned int cpu)
+{
+	struct sched_schedstats s;
+	unsigned long flags;
+	struct rq *rq = cpu_rq(cpu);
+
+	rq_lock(rq, &flags);
+	s = rq->schedstats;
+	rq_unlock(rq, flags);
+	return s;
+}
+
+/* schedstats=enable|disable on the command line: applied at initcall. */
+static int schedstats_boot = -1;
+
+static int __init setup_schedstats(char *val)
+{
+	if (!strcmp(val, "enable"))
+		schedstats_boot = 1;
+	else if (!strcmp(val, "disable"))
+		schedstats_boot = 0;
+	else
+		pr_warn("schedstats=%s: neither enable nor disable, ignored\n",
+			val);
+	return 0;
+}
+__setup("schedstats", setup_schedstats);
+
+static int __init sched_init_schedstats(void)
+{
+	if (schedstats_boot == 1)
+		sched_set_schedstats(true);
+	if (schedstats_boot >= 0)
+		pr_info("schedstats %sabled\n", schedstats_boot ? "en" : "dis");
+	return 0;
+}
+device_initcall(sched_init_schedstats);
+
+void preempt_notifier_inc(void)
+{
+	static_branch_inc(&preempt_notifier_key);
+}
+
+void preempt_notifier_dec(void)
+{
+	static_branch_dec(&preempt_notifier_key);
+}
+
+void preempt_notifier_register(struct preempt_notifier *notifier)
+{
+	WARN(!static_branch_unlikely(&preempt_notifier_key),
+	     "registering preempt_notifier while notifiers disabled\n");
+	hlist_add_head(&notifier->link, &current->preempt_notifiers);
+}
+
+void preempt_notifier_unregister(struct preempt_notifier *notifier)
+{
+	hlist_del_init(&notifier->link);
+}
+
+static void __fire_sched_in_preempt_notifiers(struct task_struct *curr)
+{
+	struct hlist_node *n;
+
+	for (n = curr->preempt_notifiers.first; n; n = n->next) {
+		struct preempt_notifier *pn =
+			hlist_entry(n, struct preempt_notifier, link);
+
+		pn->ops->sched_in(pn, smp_processor_id());
+	}
+}
+
+static void __fire_sched_out_preempt_notifiers(struct task_struct *curr,
+					       struct task_struct *next)
+{
+	struct hlist_node *n;
+
+	for (n = curr->preempt_notifiers.first; n; n = n->next) {
+		struct preempt_notifier *pn =
+			hlist_entry(n, struct preempt_notifier, link);
+
+		pn->ops->sched_out(pn, next);
+	}
+}
+
+static __always_inline void fire_sched_in_preempt_notifiers(
+	struct task_struct *curr)
+{
+	if (static_branch_unlikely(&preempt_notifier_key))
+		__fire_sched_in_preempt_notifiers(curr);
+}
+
+static __always_inline void fire_sched_out_preempt_notifiers(
+	struct task_struct *curr, struct task_struct *next)
+{
+	if (static_branch_unlikely(&preempt_notifier_key))
+		__fire_sched_out_preempt_notifiers(curr, next);
+}
+
 /* Another task should run on this CPU. */
 static void set_need_resched(void)
 {
@@ -110,6 +279,8 @@ static void enqueue_task(struct rq *rq, struct task_struct *p)
 {
 	list_add_tail(&p->run_list, &rq->queue);
 	rq->nr_queued++;
+	if (schedstat_enabled())
+		__schedstat_wait_start(p);
 }
 
 static struct task_struct *pick_next_task(struct rq *rq)
@@ -144,6 +315,7 @@ static void finish_task_switch(struct task_struct *prev)
 		do_raw_spin_unlock(&dead_lock);
 	}
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	fire_sched_in_preempt_notifiers(current);
 }
 
 /* Returns the task this CPU switched from when current runs again. */
@@ -181,22 +353,32 @@ static void __schedule(bool preempt)
 	struct task_struct *prev = current, *next;
 	struct rq *rq = cpu_rq(prev->cpu);
 	unsigned long flags;
+	long prev_state;
 
 	rcu_note_context_switch();
 	rq_lock(rq, &flags);
 	this_cpu_write(sched_need_resched, 0);
 	preempt_clear_need_resched();
-	if (!preempt && prev->state != TASK_RUNNING)
+	schedstat_inc(rq->schedstats.sched_count);
+	prev_state = READ_ONCE(prev->state);
+	if (!preempt && prev_state != TASK_RUNNING) {
 		prev->on_rq = 0;
-	else if (rq->draining && !(prev->flags & PF_IDLE))
+		if (schedstat_enabled())
+			prev->stats.sleep_start = schedstat_clock();
+	} else if (rq->draining && !(prev->flags & PF_IDLE)) {
 		list_add_tail(&prev->run_list, &rq->pushed);
-	else if (!(prev->flags & PF_IDLE))
+	} else if (!(prev->flags & PF_IDLE)) {
 		enqueue_task(rq, prev);
+	}
 	next = pick_next_task(rq);
+	if (schedstat_enabled())
+		__schedstat_wait_end(rq, next);
 	if (next != prev) {
 		rq->stats.switches++;
 		if (preempt)
 			rq->stats.preemptions++;
+		trace_sched_switch(preempt, prev, next, prev_state);
+		fire_sched_out_preempt_notifiers(prev, next);
 		prev = context_switch(prev, next);
 		/* This task may have moved while it was out: lock of here. */
 		rq = this_cpu_ptr(&runqueues);
@@ -262,6 +444,7 @@ EXPORT_SYMBOL(schedule);
 void yield(void)
 {
 	this_cpu_ptr(&runqueues)->stats.yields++;
+	schedstat_inc(this_cpu_ptr(&runqueues)->schedstats.yld_count);
 	__set_current_state(TASK_RUNNING);
 	__schedule(false);
 }
@@ -352,11 +535,14 @@ bool wake_up_process(struct task_struct *p)
 	struct rq *rq = task_rq_lock(p, &flags);
 
 	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
+		trace_sched_waking(p);
 		WRITE_ONCE(p->state, TASK_RUNNING);
 		woke = true;
 		if (!p->on_rq) {
 			p->on_rq = 1;
 			rq->stats.wakeups++;
+			if (schedstat_enabled())
+				__schedstat_wakeup(rq, p);
 			/* Its CPU is going or gone: it wakes up elsewhere. */
 			if (unlikely(rq->draining))
 				push = true;
@@ -365,6 +551,7 @@ bool wake_up_process(struct task_struct *p)
 			if (!push)
 				resched_cpu(p->cpu);
 		}
+		trace_sched_wakeup(p);
 	}
 	rq_unlock(rq, flags);
 	if (push)

@@ -6,6 +6,10 @@
  * switch, the whole of yield() included: one thread's timed region spans
  * its rounds, each round two switches (there and back). The thread that
  * started them sleeps in kthread_stop() meanwhile, off the run queue.
+ * Then CSB_STEP_ROUNDS more rounds are single-stepped (lib/bench_step.c):
+ * context_switch_stepped_insns is the same figure counted one instruction
+ * at a time, context_switch_static_branches the static branch sites a
+ * switch passes (y only).
  */
 #include <linux/kernel.h>
 #include <linux/bench.h>
@@ -15,8 +19,10 @@
 #include <linux/tick.h>
 
 #define CSB_ROUNDS 10000
+#define CSB_STEP_ROUNDS 100
 
 static u64 csb_insns;
+static struct bench_step_counts csb_steps, csb_step_empty;
 static int csb_done;
 static struct task_struct *csb_waiter;
 
@@ -39,6 +45,14 @@ static int csb_timed(void *unused)
 	for (i = 0; i < CSB_ROUNDS; i++)
 		yield();
 	csb_insns = bench_cycles() - t0 - bench_empty_region();
+	/* The same switches single-stepped: their static branch sites. */
+	if (!bench_step_start())
+		bench_step_stop(&csb_step_empty);
+	if (!bench_step_start()) {
+		for (i = 0; i < CSB_STEP_ROUNDS; i++)
+			yield();
+		bench_step_stop(&csb_steps);
+	}
 	return csb_finish();
 }
 
@@ -46,7 +60,7 @@ static int csb_partner(void *unused)
 {
 	int i;
 
-	for (i = 0; i < CSB_ROUNDS + 2; i++)
+	for (i = 0; i < CSB_ROUNDS + 2 + CSB_STEP_ROUNDS; i++)
 		yield();
 	return csb_finish();
 }
@@ -83,5 +97,12 @@ static void bench_context_switch(void)
 	/* 100 * insns / (2 * rounds) switches, in hundredths. */
 	bench_report("context_switch_insns", "",
 		     csb_insns * 100 / (2 * CSB_ROUNDS), "insns");
+	bench_report("context_switch_stepped_insns", "",
+		     (csb_steps.insns - csb_step_empty.insns) * 100 /
+			     (2 * CSB_STEP_ROUNDS), "insns");
+	if (IS_ENABLED(CONFIG_JUMP_LABEL))
+		bench_report("context_switch_static_branches", "",
+			     csb_steps.sites * 100 / (2 * CSB_STEP_ROUNDS),
+			     "branches");
 }
 bench_case("context_switch", bench_context_switch);

@@ -41,6 +41,7 @@
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/timer_wheel.h>
+#include <trace/events/timer.h>
 
 #define WHEEL_SLOT_MASK (WHEEL_SLOTS - 1)
 #define TIMER_FLAGS (TIMER_DEFERRABLE | TIMER_PINNED)
@@ -328,7 +329,9 @@ static void expire_timers(struct timer_base *base, unsigned long clk,
 		base->running_timer = timer;
 		base->stats.expired++;
 		spin_unlock_irq(&base->lock);
+		trace_timer_expire_entry(timer, clk);
 		fn(timer); /* may free the timer */
+		trace_timer_expire_exit(timer);
 		spin_lock_irq(&base->lock);
 		base->running_timer = NULL;
 	}

@@ -21,6 +21,7 @@
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
 #include <asm/traps.h>
+#include <trace/events/irq.h>
 
 #define GDT_KERNEL_CS 0x08
 #define GDT_KERNEL_DS 0x10
@@ -65,6 +66,7 @@ struct cpu_entry_area {
 static struct cpu_entry_area boot_entry_area __aligned(PAGE_SIZE);
 static struct idt_gate idt[256] __aligned(16);
 static struct int3_hook *int3_hooks;
+static bool (*debug_trap_hook)(struct pt_regs *regs);
 static irq_handler_t irq_handlers[256];
 
 extern const char idt_stubs[];
@@ -172,6 +174,11 @@ void unregister_int3_hook(struct int3_hook *hook)
 	}
 }
 
+void set_debug_trap_hook(bool (*hook)(struct pt_regs *regs))
+{
+	WRITE_ONCE(debug_trap_hook, hook);
+}
+
 void set_irq_handler(unsigned int vector, irq_handler_t handler)
 {
 	BUG_ON(vector < X86_TRAP_NR_EXCEPTIONS || vector > 255);
@@ -231,11 +238,15 @@ static void __noreturn do_double_fault(struct pt_regs *regs, unsigned long err)
  */
 static noinline void do_irq(struct pt_regs *regs, unsigned long v)
 {
+	irq_handler_t handler = irq_handlers[v];
+
 	preempt_count_add(HARDIRQ_OFFSET);
-	if (irq_handlers[v])
-		irq_handlers[v](regs);
+	trace_irq_handler_entry(v, handler);
+	if (handler)
+		handler(regs);
 	else
 		pr_warn("spurious interrupt on vector %lu\n", v);
+	trace_irq_handler_exit(v, handler != NULL);
 	preempt_count_sub(HARDIRQ_OFFSET);
 	sched_fold_need_resched();
 	if (need_resched() && !preempt_count() && (regs->flags & X86_EFLAGS_IF))
@@ -280,6 +291,8 @@ __visible void do_exception(struct pt_regs *regs)
 			return;
 		break;
 	}
+	if (v == X86_TRAP_DB && debug_trap_hook && debug_trap_hook(regs))
+		return;
 	die(exception_names[v] ? exception_names[v] : "reserved exception",
 	    regs, regs->error_code);
 }

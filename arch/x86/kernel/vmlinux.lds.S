@@ -66,6 +66,15 @@ SECTIONS
 		KEEP(*(.bench_cases))
 		__bench_cases_end = .;
 		. = ALIGN(8);
+		/* Tracepoints (kernel/tracepoint.c) and trace events. */
+		__start___tracepoints_ptrs = .;
+		KEEP(*(__tracepoints_ptrs))
+		__stop___tracepoints_ptrs = .;
+		__start_ftrace_events = .;
+		KEEP(*(_ftrace_events))
+		__stop_ftrace_events = .;
+		*(__tracepoints_strings)
+		. = ALIGN(8);
 	} :rodata
 	/*
 	 * What modules may link against (<linux/export.h>): each table its
@@ -105,6 +114,9 @@ SECTIONS
 	/* Not .data..*: those double-dot sections are placed on purpose. */
 	.data : LMA(.data) {
 		*(.data .data.[0-9a-zA-Z_]*)
+		/* struct tracepoint: its key and its probes change. */
+		. = ALIGN(8);
+		*(__tracepoints)
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	_edata = .;

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 
+#define X86_EFLAGS_TF (1UL << 8)
 #define X86_EFLAGS_IF (1UL << 9)
 #define X86_CR0_PE (1UL << 0)
 #define X86_CR0_WP (1UL << 16)

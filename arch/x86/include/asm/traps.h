@@ -50,6 +50,15 @@ void register_int3_hook(struct int3_hook *hook);
 void unregister_int3_hook(struct int3_hook *hook);
 
 /*
+ * The single-step trap (#DB with EFLAGS.TF set): one hook, for the
+ * benchmarks' instruction counting (lib/bench_step.c), NULL when unset.
+ * It runs after every instruction while TF is set, interrupts off, and
+ * returns true when it handled the trap (it clears X86_EFLAGS_TF in
+ * regs->flags to stop); a #DB no hook claims is fatal.
+ */
+void set_debug_trap_hook(bool (*hook)(struct pt_regs *regs));
+
+/*
  * Interrupt vectors 32..255: a handler per vector, NULL if unused. A
  * handler may be __irq_entry: in .irqentry.text, which the linker script
  * places after the rest of the text, as Linux does.

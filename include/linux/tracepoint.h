@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_TRACEPOINT_H
+#define _LINUX_TRACEPOINT_H
+
+/*
+ * Tracepoints (kernel/tracepoint.c, Documentation/tracepoints.rst): named
+ * hooks in the kernel's own code that cost one disabled static branch
+ * until a probe is attached.
+ *
+ *   In a header:   DECLARE_TRACE(foo, TP_PROTO(int a, struct bar *b),
+ *                                TP_ARGS(a, b));
+ *   In one .c:     DEFINE_TRACE(foo, TP_PROTO(int a, struct bar *b),
+ *                               TP_ARGS(a, b));
+ *   At the site:   trace_foo(x, compute(y));
+ *   A user:        register_trace_foo(my_probe, my_data);
+ *                  with void my_probe(void *data, int a, struct bar *b)
+ *
+ * trace_foo(args) is a macro (from <generated/tracepoint_calls.h>, made by
+ * scripts/gen_tracepoint_calls.py from every DECLARE_TRACE, TRACE_EVENT
+ * and DEFINE_EVENT in the tree): a static_branch_unlikely() on the
+ * tracepoint's own key, and behind it a call of __traceiter_foo(args). So
+ * while no probe is attached the site is one NOP (CONFIG_JUMP_LABEL=y) and
+ * the arguments are not evaluated at all. Linux's trace_foo() is an inline
+ * function and evaluates them; __trace_foo() is that form here.
+ *
+ * The probes are a NULL-terminated array, sorted by priority (highest
+ * first, registration order among equals), that registration replaces
+ * as a whole under RCU: __traceiter_foo() runs them inside
+ * rcu_read_lock() (and rcu_read_unlock_sched(): tracepoints fire with
+ * run-queue locks held) and never locks. The key is enabled when the first
+ * probe arrives and disabled when the last one goes;
+ * tracepoint_synchronize_unregister() returns once no CPU can still be
+ * running a probe removed before the call.
+ *
+ * Every tracepoint is a struct tracepoint in the section __tracepoints
+ * with a pointer to it in __tracepoints_ptrs: the kernel's are between
+ * __start___tracepoints_ptrs and __stop___tracepoints_ptrs, and a module
+ * carries its own section of the same name (tracepoint_module_coming()).
+ */
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/jump_label.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <generated/tracepoint_calls.h>
+
+struct module;
+
+struct tracepoint_func {
+	void *func;	/* void (*)(void *data, proto); NULL ends the array */
+	void *data;
+	int prio;
+};
+
+struct tracepoint {
+	const char *name;
+	struct static_key_false key;	/* enabled while funcs is not NULL */
+	int (*regfunc)(void);		/* before the first probe, or NULL */
+	void (*unregfunc)(void);	/* after the last probe, or NULL */
+	struct tracepoint_func *funcs;	/* RCU; written under tracepoints_mutex */
+};
+
+#define TRACEPOINT_DEFAULT_PRIO 10
+
+/*
+ * 0, or -EINVAL (no probe), -EEXIST (this probe with this data is there
+ * already), -ENOMEM, or regfunc's error. May sleep; takes the CPU hotplug
+ * lock and tracepoints_mutex, then (to flip the key) jump_label_mutex.
+ */
+int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
+int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
+				   void *data, int prio);
+/*
+ * 0 or -ENOENT. Never fails for want of memory: the probe is then
+ * replaced in place by a stub that does nothing. The probe may still be
+ * running on other CPUs when this returns: see below.
+ */
+int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
+				void *data);
+
+/* Waits until no CPU can be inside a probe unregistered before the call. */
+static inline void tracepoint_synchronize_unregister(void)
+{
+	synchronize_rcu();
+}
+
+/* Calls fct for each tracepoint of the kernel and of the loaded tables. */
+void for_each_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
+			 void *priv);
+/* The kernel's own tracepoints only, as in Linux. */
+void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp,
+					    void *priv),
+				void *priv);
+/* The tracepoint called name (kernel or loaded tables), or NULL. */
+struct tracepoint *tracepoint_find(const char *name);
+
+static inline bool tracepoint_enabled(struct tracepoint *tp)
+{
+	return static_key_enabled(&tp->key);
+}
+
+/*
+ * The slot for tracepoints outside the image (a module's
+ * __tracepoints_ptrs section, once the loader exists): the loader fills
+ * a struct tracepoint_table and adds it before the module's init runs,
+ * and removes it after its exit. Removing a table whose tracepoints
+ * still have probes WARNs naming each one (the probes' owners must
+ * unregister first) and removes it anyway. Both take tracepoints_mutex.
+ */
+struct tracepoint_table {
+	struct list_head list;
+	struct module *mod;
+	struct tracepoint *const *start;
+	unsigned int num;
+};
+
+void tracepoint_module_coming(struct tracepoint_table *table);
+void tracepoint_module_going(struct tracepoint_table *table);
+
+#define PARAMS(args...) args
+#define TP_PROTO(args...) args
+#define TP_ARGS(args...) args
+
+/*
+ * The call of a tracepoint: the body of every trace_<name>() macro. The
+ * arguments are only evaluated behind the branch.
+ */
+#define __trace_call(name, args...)                                  \
+	do {                                                         \
+		if (static_branch_unlikely(&__tracepoint_##name.key)) \
+			__traceiter_##name(args);                    \
+	} while (0)
+
+#define __DECLARE_TRACE(name, proto, args, data_proto)                      \
+	extern struct tracepoint __tracepoint_##name;                       \
+	void __traceiter_##name(proto);                                     \
+	static __always_inline void __trace_##name(proto)                   \
+	{                                                                   \
+		__trace_call(name, args);                                   \
+	}                                                                   \
+	static inline bool trace_##name##_enabled(void)                     \
+	{                                                                   \
+		return static_branch_unlikely(&__tracepoint_##name.key);    \
+	}                                                                   \
+	static inline int register_trace_##name(void (*probe)(data_proto),  \
+						void *data)                 \
+	{                                                                   \
+		return tracepoint_probe_register(&__tracepoint_##name,      \
+						 (void *)probe, data);      \
+	}                                                                   \
+	static inline int register_trace_prio_##name(                       \
+		void (*probe)(data_proto), void *data, int prio)            \
+	{                                                                   \
+		return tracepoint_probe_register_prio(                      \
+			&__tracepoint_##name, (void *)probe, data, prio);   \
+	}                                                                   \
+	static inline int unregister_trace_##name(void (*probe)(data_proto), \
+						  void *data)               \
+	{                                                                   \
+		return tracepoint_probe_unregister(&__tracepoint_##name,    \
+						   (void *)probe, data);    \
+	}                                                                   \
+	static inline void check_trace_callback_type_##name(                \
+		void (*cb)(data_proto))                                     \
+	{                                                                   \
+	}
+
+/*
+ * The definition: the struct, its name, and the iterator the sites call.
+ * __DEFINE_TRACE_BODY leaves out the __tracepoints_ptrs entry (a table
+ * that is not the kernel's lists its tracepoints itself).
+ */
+#define __DEFINE_TRACE_BODY(_name, _reg, _unreg, proto, args)                \
+	static const char __tpstrtab_##_name[] __used                         \
+		__section("__tracepoints_strings") __aligned(1) = #_name;      \
+	struct tracepoint __tracepoint_##_name __used                         \
+		__section("__tracepoints") __aligned(8) = {                    \
+			.name = __tpstrtab_##_name,                             \
+			.key = { .key = __STATIC_KEY_INIT_FALSE },              \
+			.regfunc = _reg,                                        \
+			.unregfunc = _unreg,                                    \
+			.funcs = NULL,                                          \
+		};                                                              \
+	void __traceiter_##_name(proto)                                       \
+	{                                                                     \
+		struct tracepoint_func *__it;                                 \
+                                                                              \
+		rcu_read_lock();                                              \
+		__it = rcu_dereference(__tracepoint_##_name.funcs);           \
+		if (__it) {                                                   \
+			do {                                                  \
+				((void (*)(void *, proto))__it->func)(        \
+					__it->data, args);                    \
+			} while ((++__it)->func);                             \
+		}                                                             \
+		rcu_read_unlock_sched();                                      \
+	}
+
+#define DEFINE_TRACE_FN(_name, _reg, _unreg, proto, args)                  \
+	__DEFINE_TRACE_BODY(_name, _reg, _unreg, PARAMS(proto), PARAMS(args)) \
+	static struct tracepoint *const __tracepoint_ptr_##_name __used     \
+		__section("__tracepoints_ptrs") __aligned(8) =               \
+			&__tracepoint_##_name;
+
+#define DEFINE_TRACE(name, proto, args) \
+	DEFINE_TRACE_FN(name, NULL, NULL, PARAMS(proto), PARAMS(args))
+
+extern struct tracepoint *const __start___tracepoints_ptrs[];
+extern struct tracepoint *const __stop___tracepoints_ptrs[];
+
+#endif /* _LINUX_TRACEPOINT_H */
+
+/*
+ * Outside the guard: <trace/define_trace.h> redefines these macros while
+ * it reads an event header again, then includes this file to get the
+ * declaring ones back.
+ *
+ * TRACE_EVENT(name, proto, args, struct, assign, print) and its class
+ * form are tracepoints with a record for the tracer
+ * (<trace/trace_events.h>); here, and for every file but the one that
+ * defines CREATE_TRACE_POINTS, they only declare the tracepoint.
+ */
+#ifndef DECLARE_TRACE
+#define DECLARE_TRACE(name, proto, args)                   \
+	__DECLARE_TRACE(name, PARAMS(proto), PARAMS(args), \
+			PARAMS(void *__data, proto))
+#endif
+
+#ifndef TRACE_EVENT
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)
+#define DEFINE_EVENT(template, name, proto, args) \
+	DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))
+#define TRACE_EVENT(name, proto, args, struct, assign, print) \
+	DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))
+#endif

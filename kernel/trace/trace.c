@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The event tracer (<linux/trace.h>, Documentation/tracepoints.rst): one
+ * ring buffer with a ring per CPU, events enabled by name, records read
+ * back in time order and printed as Linux's trace file prints them.
+ *
+ * Enabling an event registers its class's probe on the event's
+ * tracepoint (the trace_event_call is the probe's data), so the
+ * tracepoint's key, and nothing else, is flipped. The probe
+ * (<trace/trace_events.h>) reserves a record on its CPU, fills it and
+ * commits it, without a lock.
+ *
+ * Locks: event_mutex (enabling, the event tables) is taken before the
+ * tracepoint code's (the hotplug lock, tracepoints_mutex); readers take
+ * trace_read_mutex, which owns the per-CPU lookahead records.
+ */
+#define pr_fmt(fmt) "trace: " fmt
+
+#include <linux/kernel.h>
+#include <linux/init.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/trace.h>
+
+#define TRACE_DEFAULT_BUF_SIZE (64 * 1024)
+#define TRACE_BOOT_LIST_LEN 256
+#define SAVED_CMDLINES 256
+
+static unsigned long trace_buf_size = TRACE_DEFAULT_BUF_SIZE;
+core_param_named("trace_buf_size", trace_buf_size, ulong);
+
+static char trace_boot_list[TRACE_BOOT_LIST_LEN];
+
+static int __init set_trace_boot_events(char *val)
+{
+	if (strscpy(trace_boot_list, val, sizeof(trace_boot_list)) ==
+	    (size_t)-E2BIG)
+		pr_warn("trace_event= longer than %d bytes: cut\n",
+			TRACE_BOOT_LIST_LEN - 1);
+	return 0;
+}
+__setup("trace_event", set_trace_boot_events);
+
+static struct trace_buffer *trace_buffer;
+static DEFINE_MUTEX(event_mutex);
+static DEFINE_MUTEX(trace_read_mutex);
+static LIST_HEAD(event_tables); /* under event_mutex */
+static unsigned short next_event_type; /* types given to tables so far */
+
+/*
+ * pid -> comm, for the task column (Linux's saved cmdlines): a writer
+ * that finds another pid in its slot writes its comm, then its pid; a
+ * reader copies the comm between two reads of the pid and gives up if
+ * they differ. Two writers of one slot at once may leave a mixed comm:
+ * it is only a name.
+ */
+static struct {
+	int pid;
+	char comm[TASK_COMM_LEN];
+} saved_cmdlines[SAVED_CMDLINES];
+
+static void trace_save_cmdline(struct task_struct *t)
+{
+	unsigned int slot = (unsigned int)t->pid % SAVED_CMDLINES;
+
+	if (READ_ONCE(saved_cmdlines[slot].pid) == t->pid)
+		return;
+	WRITE_ONCE(saved_cmdlines[slot].pid, -1);
+	barrier();
+	memcpy(saved_cmdlines[slot].comm, t->comm, TASK_COMM_LEN);
+	__atomic_store_n(&saved_cmdlines[slot].pid, t->pid, __ATOMIC_RELEASE);
+}
+
+static void trace_find_cmdline(int pid, char *comm)
+{
+	unsigned int slot = (unsigned int)pid % SAVED_CMDLINES;
+
+	if (!pid) {
+		strscpy(comm, "<idle>", TASK_COMM_LEN);
+		return;
+	}
+	if (__atomic_load_n(&saved_cmdlines[slot].pid, __ATOMIC_ACQUIRE) ==
+	    pid) {
+		memcpy(comm, saved_cmdlines[slot].comm, TASK_COMM_LEN);
+		comm[TASK_COMM_LEN - 1] = '\0';
+		barrier();
+		if (READ_ONCE(saved_cmdlines[slot].pid) == pid)
+			return;
+	}
+	strscpy(comm, "<...>", TASK_COMM_LEN);
+}
+
+static unsigned char trace_entry_flags(int pc)
+{
+	unsigned char flags = 0;
+
+	if (irqs_disabled())
+		flags |= TRACE_FLAG_IRQS_OFF;
+	if (need_resched())
+		flags |= TRACE_FLAG_NEED_RESCHED;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	return flags;
+}
+
+void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
+				 struct trace_event_call *call,
+				 unsigned long len)
+{
+	struct trace_buffer *buffer = READ_ONCE(trace_buffer);
+	int pc = preempt_count();
+	unsigned char flags = trace_entry_flags(pc);
+	struct trace_entry *ent;
+
+	if (!buffer)
+		return NULL;
+	ent = ring_buffer_lock_reserve(buffer, len, &fbuffer->handle);
+	if (!ent)
+		return NULL;
+	ent->type = call->type;
+	ent->flags = flags;
+	/* Less the tracepoint's own RCU reader. */
+	ent->preempt_count = (pc & PREEMPT_MASK) ? (pc & PREEMPT_MASK) - 1 : 0;
+	ent->pid = current->pid;
+	trace_save_cmdline(current);
+	return ent;
+}
+
+void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
+{
+	ring_buffer_unlock_commit(&fbuffer->handle);
+}
+
+/* The events */
+
+static unsigned int trace_kernel_events(void)
+{
+	return __stop_ftrace_events - __start_ftrace_events;
+}
+
+/* The kernel's events, then each table's; event_mutex held. */
+static void __for_each_trace_event(void (*fn)(struct trace_event_call *,
+					      void *),
+				   void *priv)
+{
+	struct trace_event_table *t;
+	unsigned int i;
+
+	for (i = 0; i < trace_kernel_events(); i++)
+		fn(__start_ftrace_events[i], priv);
+	list_for_each_entry(t, &event_tables, list)
+		for (i = 0; i < t->num; i++)
+			fn(t->start[i], priv);
+}
+
+void for_each_trace_event(void (*fn)(struct trace_event_call *call, void *priv),
+			  void *priv)
+{
+	mutex_lock(&event_mutex);
+	__for_each_trace_event(fn, priv);
+	mutex_unlock(&event_mutex);
+}
+
+struct trace_match {
+	const char *system, *event; /* globs; NULL: any */
+	int set; /* -1: find only */
+	int matched, err;
+	struct trace_event_call *found;
+};
+
+static bool trace_event_matches(struct trace_event_call *call,
+				const struct trace_match *m)
+{
+	return (!m->system || glob_match(m->system, call->class->system)) &&
+	       (!m->event || glob_match(m->event, call->name));
+}
+
+/* Registers or unregisters the class's probe; event_mutex held. */
+static int trace_event_set_locked(struct trace_event_call *call, bool set)
+{
+	int ret = 0;
+
+	if (call->enabled == set)
+		return 0;
+	if (set)
+		ret = tracepoint_probe_register(call->tp, call->class->probe,
+						call);
+	else
+		ret = tracepoint_probe_unregister(call->tp, call->class->probe,
+						  call);
+	if (!ret)
+		call->enabled = set;
+	return ret;
+}
+
+static void trace_match_one(struct trace_event_call *call, void *priv)
+{
+	struct trace_match *m = priv;
+	int ret;
+
+	if (!trace_event_matches(call, m))
+		return;
+	m->matched++;
+	if (!m->found)
+		m->found = call;
+	if (m->set < 0)
+		return;
+	ret = trace_event_set_locked(call, m->set);
+	if (ret && !m->err)
+		m->err = ret;
+}
+
+static int trace_match_all(struct trace_match *m)
+{
+	mutex_lock(&event_mutex);
+	__for_each_trace_event(trace_match_one, m);
+	mutex_unlock(&event_mutex);
+	if (m->err)
+		return m->err;
+	return m->matched ? 0 : -EINVAL;
+}
+
+int trace_set_clr_event(const char *system, const char *event, int set)
+{
+	struct trace_match m = { .system = system,
+				 .event = event,
+				 .set = !!set };
+
+	return trace_match_all(&m);
+}
+
+struct trace_event_call *trace_event_find(const char *system, const char *name)
+{
+	struct trace_match m = { .system = system, .event = name, .set = -1 };
+
+	trace_match_all(&m);
+	return m.found;
+}
+
+bool trace_event_is_enabled(const char *system, const char *name)
+{
+	struct trace_event_call *call = trace_event_find(system, name);
+
+	return call && READ_ONCE(call->enabled);
+}
+
+/* "system:event", or a word naming events or a system (as Linux's). */
+int trace_set_event(const char *spec, bool enable)
+{
+	char buf[64], *colon;
+	int by_event, by_system;
+
+	if (strscpy(buf, spec, sizeof(buf)) == (size_t)-E2BIG || !buf[0])
+		return -EINVAL;
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		return trace_set_clr_event(buf[0] ? buf : NULL,
+					   colon[1] ? colon + 1 : NULL, enable);
+	}
+	by_event = trace_set_clr_event(NULL, buf, enable);
+	by_system = trace_set_clr_event(buf, NULL, enable);
+	if (by_event && by_event != -EINVAL)
+		return by_event;
+	if (by_system && by_system != -EINVAL)
+		return by_system;
+	return by_event && by_system ? -EINVAL : 0;
+}
+
+int trace_set_event_list(const char *list, bool enable)
+{
+	const char *p = list;
+	int first_err = 0;
+
+	while (*p) {
+		size_t n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) :
+					    strlen(p);
+		char spec[64];
+		int ret;
+
+		if (n && n < sizeof(spec)) {
+			memcpy(spec, p, n);
+			spec[n] = '\0';
+			ret = trace_set_event(spec, enable);
+			if (ret) {
+				pr_warn("%s %.*s: %s\n",
+					enable ? "enable" : "disable", (int)n,
+					p,
+					ret == -EINVAL ? "no such event" :
+							 "failed");
+				first_err = first_err ?: ret;
+			}
+		} else if (n) {
+			pr_warn("%.*s: name too long\n", (int)n, p);
+			first_err = first_err ?: -EINVAL;
+		}
+		p += n + (p[n] == ',');
+	}
+	return first_err;
+}
+
+/* Reading */
+
+/* One record per CPU taken ahead of time, to merge the CPUs in order. */
+static struct trace_pending {
+	bool valid;
+	unsigned long lost;
+	u64 ts;
+	int len;
+	u64 rec[RING_BUFFER_MAX_EVENT / sizeof(u64)];
+} trace_pending[NR_CPUS];
+
+struct trace_type_lookup {
+	unsigned short type;
+	struct trace_event_call *call;
+};
+
+static void trace_match_type(struct trace_event_call *call, void *priv)
+{
+	struct trace_type_lookup *l = priv;
+
+	if (call->type == l->type)
+		l->call = call;
+}
+
+static struct trace_event_call *trace_event_by_type(unsigned short type)
+{
+	struct trace_type_lookup l = { .type = type };
+
+	if (type >= 1 && type <= trace_kernel_events())
+		return __start_ftrace_events[type - 1];
+	for_each_trace_event(trace_match_type, &l);
+	return l.call;
+}
+
+/* Fills cpu's lookahead if it is empty; trace_read_mutex held. */
+static void trace_fill_pending(unsigned int cpu)
+{
+	struct trace_pending *p = &trace_pending[cpu];
+
+	while (!p->valid) {
+		p->len = ring_buffer_consume(trace_buffer, cpu, p->rec,
+					     sizeof(p->rec), &p->ts, &p->lost);
+		if (!p->len)
+			return;
+		p->valid = p->len > 0; /* -EMSGSIZE: skipped */
+	}
+}
+
+/* The CPU whose lookahead is the oldest, or -1. */
+static int trace_oldest_cpu(void)
+{
+	unsigned int cpu;
+	int best = -1;
+
+	for_each_possible_cpu(cpu) {
+		trace_fill_pending(cpu);
+		if (trace_pending[cpu].valid &&
+		    (best < 0 ||
+		     trace_pending[cpu].ts < trace_pending[best].ts))
+			best = cpu;
+	}
+	return best;
+}
+
+static void trace_flags_str(const struct trace_entry *ent, char *s)
+{
+	unsigned int depth = ent->preempt_count;
+
+	s[0] = ent->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.';
+	s[1] = ent->flags & TRACE_FLAG_NEED_RESCHED ? 'N' : '.';
+	s[2] = ent->flags & TRACE_FLAG_HARDIRQ ? 'h' : '.';
+	s[3] = !depth ? '.' : depth < 16 ? "0123456789abcdef"[depth] : 'f';
+	s[4] = '.';
+	s[5] = '\0';
+}
+
+/* The line of a record: the common columns, then the event's fields. */
+static int trace_format_record(char *buf, size_t size, unsigned int cpu,
+			       const struct trace_pending *p)
+{
+	const struct trace_entry *ent = (const void *)p->rec;
+	struct trace_event_call *call = trace_event_by_type(ent->type);
+	char comm[TASK_COMM_LEN], flags[6];
+	int n;
+
+	trace_find_cmdline(ent->pid, comm);
+	trace_flags_str(ent, flags);
+	n = scnprintf(buf, size, "%16s-%-7d [%03u] %s %5llu.%06llu: %s: ", comm,
+		      ent->pid, cpu, flags, p->ts / 1000000000,
+		      (p->ts / 1000) % 1000000,
+		      call ? call->name : "<unknown>");
+	if (call)
+		n += call->class->output(buf + n, size - n, ent);
+	else
+		n += scnprintf(buf + n, size - n, "type=%u", ent->type);
+	return n + scnprintf(buf + n, size - n, "\n");
+}
+
+int trace_read_line(char *buf, size_t size)
+{
+	struct trace_pending *p;
+	int cpu, n = 0;
+
+	if (!trace_buffer || !size)
+		return 0;
+	mutex_lock(&trace_read_mutex);
+	cpu = trace_oldest_cpu();
+	if (cpu >= 0) {
+		p = &trace_pending[cpu];
+		if (p->lost) {
+			n = scnprintf(buf, size, "CPU:%d [LOST %lu EVENTS]\n",
+				      cpu, p->lost);
+			p->lost = 0;
+		} else {
+			n = trace_format_record(buf, size, cpu, p);
+			p->valid = false;
+		}
+	}
+	mutex_unlock(&trace_read_mutex);
+	buf[n] = '\0';
+	return n;
+}
+
+static DEFINE_MUTEX(trace_dump_mutex);
+
+void trace_dump(void)
+{
+	static char line[512]; /* under trace_dump_mutex */
+
+	mutex_lock(&trace_dump_mutex);
+	printk(KERN_INFO "# tracer: nop\n");
+	while (trace_read_line(line, sizeof(line)))
+		printk(KERN_INFO "%s", line);
+	mutex_unlock(&trace_dump_mutex);
+}
+
+void trace_clear(void)
+{
+	unsigned int cpu;
+	u64 rec[RING_BUFFER_MAX_EVENT / sizeof(u64)];
+
+	if (!trace_buffer)
+		return;
+	mutex_lock(&trace_read_mutex);
+	ring_buffer_record_disable(trace_buffer);
+	for_each_possible_cpu(cpu) {
+		trace_pending[cpu].valid = false;
+		trace_pending[cpu].lost = 0;
+		while (ring_buffer_consume(trace_buffer, cpu, rec, sizeof(rec),
+					   NULL, NULL))
+			;
+	}
+	ring_buffer_record_enable(trace_buffer);
+	mutex_unlock(&trace_read_mutex);
+}
+
+static atomic_t tracing_disabled;
+
+void tracing_off(void)
+{
+	if (trace_buffer && atomic_xchg(&tracing_disabled, 1) == 0)
+		ring_buffer_record_disable(trace_buffer);
+}
+
+void tracing_on(void)
+{
+	if (trace_buffer && atomic_xchg(&tracing_disabled, 0) == 1)
+		ring_buffer_record_enable(trace_buffer);
+}
+
+bool tracing_is_on(void)
+{
+	return trace_buffer && !atomic_read(&tracing_disabled);
+}
+
+void trace_cpu_stats(unsigned int cpu, struct ring_buffer_cpu_stats *stats)
+{
+	if (trace_buffer)
+		ring_buffer_cpu_stats(trace_buffer, cpu, stats);
+	else
+		memset(stats, 0, sizeof(*stats));
+}
+
+static int trace_format_field(char *buf, size_t size,
+			      const struct trace_event_field *f)
+{
+	char dim[16] = "";
+
+	if (f->count)
+		snprintf(dim, sizeof(dim), "[%u]", f->count);
+	return snprintf(buf, size,
+			"\tfield:%s %s%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			f->type, f->name, dim, f->offset, f->size,
+			f->is_signed);
+}
+
+static const struct trace_event_field trace_common_fields[] = {
+	{ "unsigned short", "common_type", 0, 2, false, 0 },
+	{ "unsigned char", "common_flags", 2, 1, false, 0 },
+	{ "unsigned char", "common_preempt_count", 3, 1, false, 0 },
+	{ "int", "common_pid", 4, 4, true, 0 },
+	{}
+};
+
+int trace_event_format(struct trace_event_call *call, char *buf, size_t size)
+{
+	const struct trace_event_field *f;
+	size_t n;
+
+	n = snprintf(buf, size, "name: %s\nID: %u\nformat:\n", call->name,
+		     call->type);
+	for (f = trace_common_fields; f->name; f++)
+		n += trace_format_field(buf + min(n, size), size - min(n, size),
+					f);
+	n += snprintf(buf + min(n, size), size - min(n, size), "\n");
+	for (f = call->class->fields(); f->name; f++)
+		n += trace_format_field(buf + min(n, size), size - min(n, size),
+					f);
+	n += snprintf(buf + min(n, size), size - min(n, size),
+		      "\nprint fmt: %s\n", call->class->print_fmt);
+	return n;
+}
+
+const char *trace_boot_events(void)
+{
+	return trace_boot_list;
+}
+
+/* Module tables: types after the kernel's, never reused. */
+int trace_module_add_events(struct trace_event_table *table)
+{
+	unsigned int i;
+
+	mutex_lock(&event_mutex);
+	for (i = 0; i < table->num; i++)
+		table->start[i]->type =
+			trace_kernel_events() + ++next_event_type;
+	list_add_tail(&table->list, &event_tables);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+void trace_module_remove_events(struct trace_event_table *table)
+{
+	unsigned int i;
+
+	mutex_lock(&event_mutex);
+	for (i = 0; i < table->num; i++)
+		trace_event_set_locked(table->start[i], false);
+	list_del_init(&table->list);
+	mutex_unlock(&event_mutex);
+	tracepoint_synchronize_unregister();
+}
+
+static void __init trace_count_enabled(struct trace_event_call *call,
+				       void *priv)
+{
+	*(unsigned int *)priv += call->enabled;
+}
+
+static int __init trace_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < trace_kernel_events(); i++)
+		__start_ftrace_events[i]->type = i + 1;
+	trace_buffer = ring_buffer_alloc(trace_buf_size);
+	if (!trace_buffer) {
+		pr_err("no memory for %lu bytes per CPU: no tracing\n",
+		       trace_buf_size);
+		return -ENOMEM;
+	}
+	pr_info("%u events, %u KiB ring per CPU\n", trace_kernel_events(),
+		ring_buffer_nr_pages(trace_buffer) * 4);
+	if (trace_boot_list[0]) {
+		unsigned int on = 0;
+
+		trace_set_event_list(trace_boot_list, true);
+		for_each_trace_event(trace_count_enabled, &on);
+		pr_info("trace_event=%s: %u events enabled\n", trace_boot_list,
+			on);
+	}
+	return 0;
+}
+device_initcall(trace_init);

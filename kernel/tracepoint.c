@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoints: probe arrays replaced under RCU, keys flipped on the first
+ * and the last probe (<linux/tracepoint.h>, Documentation/tracepoints.rst).
+ *
+ * Lock order: cpu_hotplug_lock (read) -> tracepoints_mutex ->
+ * jump_label_mutex -> text_mutex. Registration takes the hotplug lock
+ * first so that the key is flipped with static_key_*_cpuslocked() under
+ * tracepoints_mutex: the probe array and the key change together, and a
+ * CPU coming or going cannot interleave with the flip.
+ *
+ * A tracepoint's funcs is NULL (no probe) or a NULL-terminated array in a
+ * struct tp_probes, never changed once published except by the stub of a
+ * removal that found no memory (see tp_remove_in_place()). The array a
+ * reader loaded stays valid until a grace period after it was replaced:
+ * old arrays go through kfree_rcu().
+ */
+#define pr_fmt(fmt) "tracepoint: " fmt
+
+#include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+struct tp_probes {
+	struct rcu_head rcu;
+	struct tracepoint_func probes[];
+};
+
+static DEFINE_MUTEX(tracepoints_mutex);
+/* Tables outside the image (modules), under tracepoints_mutex. */
+static LIST_HEAD(tracepoint_tables);
+
+/*
+ * What a probe removed without memory for a new array becomes: the
+ * iterator calls it with the tracepoint's arguments, which the x86-64
+ * calling convention lets it ignore (Linux does the same).
+ */
+static void tp_stub_func(void)
+{
+}
+
+static struct tp_probes *tp_probes_of(struct tracepoint_func *funcs)
+{
+	return container_of(funcs, struct tp_probes, probes[0]);
+}
+
+static struct tracepoint_func *tp_alloc_funcs(unsigned int n)
+{
+	struct tp_probes *p =
+		kmalloc(sizeof(*p) + n * sizeof(p->probes[0]), GFP_KERNEL);
+
+	return p ? p->probes : NULL;
+}
+
+static void tp_free_funcs_rcu(struct tracepoint_func *funcs)
+{
+	if (funcs)
+		kfree_rcu(tp_probes_of(funcs), rcu);
+}
+
+/* Probes in the array, stubs included; 0 for NULL. */
+static unsigned int tp_nr_funcs(const struct tracepoint_func *funcs)
+{
+	unsigned int n = 0;
+
+	while (funcs && funcs[n].func)
+		n++;
+	return n;
+}
+
+/* Probes that are not stubs. */
+static unsigned int tp_nr_live(const struct tracepoint_func *funcs)
+{
+	unsigned int n = 0, i;
+
+	for (i = 0; funcs && funcs[i].func; i++)
+		n += funcs[i].func != (void *)tp_stub_func;
+	return n;
+}
+
+/*
+ * A copy of old with tf inserted before the first probe of lower
+ * priority (so higher priorities run first, equal ones in registration
+ * order), stubs left out. ERR_PTR(-EEXIST) if tf is there already.
+ */
+static struct tracepoint_func *tp_funcs_add(struct tracepoint_func *old,
+					    const struct tracepoint_func *tf)
+{
+	unsigned int n = tp_nr_funcs(old), i, j = 0;
+	struct tracepoint_func *new;
+	bool placed = false;
+
+	for (i = 0; i < n; i++)
+		if (old[i].func == tf->func && old[i].data == tf->data)
+			return ERR_PTR(-EEXIST);
+	new = tp_alloc_funcs(n + 2);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++) {
+		if (old[i].func == (void *)tp_stub_func)
+			continue;
+		if (!placed && old[i].prio < tf->prio) {
+			new[j++] = *tf;
+			placed = true;
+		}
+		new[j++] = old[i];
+	}
+	if (!placed)
+		new[j++] = *tf;
+	new[j].func = NULL;
+	return new;
+}
+
+static int tp_find(const struct tracepoint_func *funcs, void *func, void *data)
+{
+	int i;
+
+	for (i = 0; funcs && funcs[i].func; i++)
+		if (funcs[i].func == func && funcs[i].data == data)
+			return i;
+	return -ENOENT;
+}
+
+/*
+ * A copy of old without entry victim and without stubs, or NULL when
+ * nothing would be left. ERR_PTR(-ENOMEM) if there is no memory for it.
+ */
+static struct tracepoint_func *tp_funcs_remove(struct tracepoint_func *old,
+					       int victim)
+{
+	unsigned int live = tp_nr_live(old) - 1, i, j = 0;
+	struct tracepoint_func *new;
+
+	if (!live)
+		return NULL;
+	new = tp_alloc_funcs(live + 1);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; old[i].func; i++)
+		if (i != victim && old[i].func != (void *)tp_stub_func)
+			new[j++] = old[i];
+	new[j].func = NULL;
+	return new;
+}
+
+/*
+ * No memory for a smaller array: the victim becomes the stub in the
+ * published array itself. A reader sees the old probe or the stub, both
+ * safe; the stub is dropped by the next change that reallocates.
+ */
+static void tp_remove_in_place(struct tracepoint_func *funcs, int victim)
+{
+	WRITE_ONCE(funcs[victim].func, (void *)tp_stub_func);
+}
+
+/* 0 -> 1 probes: regfunc, publish, then enable (readers find funcs). */
+static int tp_add_func(struct tracepoint *tp, struct tracepoint_func *tf)
+{
+	struct tracepoint_func *old = tp->funcs, *new;
+	bool first = !tp_nr_live(old);
+	int ret;
+
+	new = tp_funcs_add(old, tf);
+	if (IS_ERR(new))
+		return PTR_ERR(new);
+	if (first && tp->regfunc) {
+		ret = tp->regfunc();
+		if (ret < 0) {
+			kfree(tp_probes_of(new));
+			return ret;
+		}
+	}
+	rcu_assign_pointer(tp->funcs, new);
+	if (first)
+		static_key_enable_cpuslocked(&tp->key.key);
+	tp_free_funcs_rcu(old);
+	return 0;
+}
+
+/* 1 -> 0 probes: disable first, then unpublish, then unregfunc. */
+static int tp_remove_func(struct tracepoint *tp, void *func, void *data)
+{
+	struct tracepoint_func *old = tp->funcs, *new;
+	int victim = tp_find(old, func, data);
+
+	if (victim < 0 || func == (void *)tp_stub_func)
+		return -ENOENT;
+	new = tp_funcs_remove(old, victim);
+	if (IS_ERR(new)) {
+		tp_remove_in_place(old, victim);
+		return 0;
+	}
+	if (!new)
+		static_key_disable_cpuslocked(&tp->key.key);
+	rcu_assign_pointer(tp->funcs, new);
+	if (!new && tp->unregfunc)
+		tp->unregfunc();
+	tp_free_funcs_rcu(old);
+	return 0;
+}
+
+int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
+				   void *data, int prio)
+{
+	struct tracepoint_func tf = { .func = probe,
+				      .data = data,
+				      .prio = prio };
+	int ret;
+
+	if (!probe || probe == (void *)tp_stub_func)
+		return -EINVAL;
+	cpus_read_lock();
+	mutex_lock(&tracepoints_mutex);
+	ret = tp_add_func(tp, &tf);
+	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+
+int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
+{
+	return tracepoint_probe_register_prio(tp, probe, data,
+					      TRACEPOINT_DEFAULT_PRIO);
+}
+
+int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
+{
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&tracepoints_mutex);
+	ret = tp_remove_func(tp, probe, data);
+	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+
+static void tp_for_each_in(struct tracepoint *const *start, unsigned int n,
+			   void (*fct)(struct tracepoint *tp, void *priv),
+			   void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fct(start[i], priv);
+}
+
+void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
+				void *priv)
+{
+	tp_for_each_in(__start___tracepoints_ptrs,
+		       __stop___tracepoints_ptrs - __start___tracepoints_ptrs,
+		       fct, priv);
+}
+
+void for_each_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
+			 void *priv)
+{
+	struct tracepoint_table *t;
+
+	for_each_kernel_tracepoint(fct, priv);
+	mutex_lock(&tracepoints_mutex);
+	list_for_each_entry(t, &tracepoint_tables, list)
+		tp_for_each_in(t->start, t->num, fct, priv);
+	mutex_unlock(&tracepoints_mutex);
+}
+
+struct tp_lookup {
+	const char *name;
+	struct tracepoint *found;
+};
+
+static void tp_match_name(struct tracepoint *tp, void *priv)
+{
+	struct tp_lookup *l = priv;
+
+	if (!l->found && !strcmp(tp->name, l->name))
+		l->found = tp;
+}
+
+struct tracepoint *tracepoint_find(const char *name)
+{
+	struct tp_lookup l = { .name = name };
+
+	for_each_tracepoint(tp_match_name, &l);
+	return l.found;
+}
+
+void tracepoint_module_coming(struct tracepoint_table *table)
+{
+	mutex_lock(&tracepoints_mutex);
+	list_add_tail(&table->list, &tracepoint_tables);
+	mutex_unlock(&tracepoints_mutex);
+}
+
+/* The probes' owners unregister before the table goes; else we say so. */
+void tracepoint_module_going(struct tracepoint_table *table)
+{
+	unsigned int i;
+
+	mutex_lock(&tracepoints_mutex);
+	for (i = 0; i < table->num; i++)
+		WARN(READ_ONCE(table->start[i]->funcs),
+		     "tracepoint %s goes away with probes attached\n",
+		     table->start[i]->name);
+	list_del_init(&table->list);
+	mutex_unlock(&tracepoints_mutex);
+}
