@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <asm/module.h>
 #include <asm/processor.h>
 
 static DEFINE_MUTEX(jump_label_mutex);
@@ -170,8 +171,12 @@ static void static_key_misuse(struct static_key *key,
 static bool static_key_module_sealed(struct static_key *key)
 {
 	unsigned long k = (unsigned long)key;
-	struct module *mod = __module_address(k);
+	struct module *mod;
 
+	/* Every inc and dec asks: a kernel key must not walk the modules. */
+	if (!within_module_area(k))
+		return false;
+	mod = __module_address(k);
 	return mod && within_module_mem_type(k, mod, MOD_RO_AFTER_INIT) &&
 	       READ_ONCE(mod->jump_init_done);
 }
