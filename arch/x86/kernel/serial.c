@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The console: a 16550 UART on COM1, polled, 8N1. Output only.
+ * The console: a 16550 UART on COM1, polled, 8N1. Input is polled too
+ * (serial_getc(), the shell's reader thread): there is no IOAPIC to route
+ * the UART's interrupt.
  */
 #include <linux/kernel.h>
 #include <asm/io.h>
@@ -15,20 +17,35 @@
 #define UART_LCR 3 /* line control */
 #define UART_MCR 4 /* modem control */
 #define UART_LSR 5 /* line status */
+#define UART_RBR 0 /* receive buffer (DLAB clear) */
+#define UART_LSR_DR 0x01 /* a byte is waiting in RBR */
 #define UART_LSR_THRE 0x20
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
 
+/*
+ * Bytes that arrived before serial_init(): QEMU hands piped input to the
+ * UART from the start, and enabling the FIFOs resets them, so they are
+ * read out first and served before the UART's.
+ */
+static u8 early_rx[16];
+static unsigned int early_rx_len, early_rx_pos;
+
 void serial_init(void)
 {
 	unsigned int div = 115200 / CONFIG_EARLY_SERIAL_BAUD;
+
+	while (early_rx_len < sizeof(early_rx) &&
+	       (inb(COM1 + UART_LSR) & UART_LSR_DR))
+		early_rx[early_rx_len++] = inb(COM1 + UART_RBR);
 
 	outb(0, COM1 + UART_IER);
 	outb(UART_LCR_DLAB, COM1 + UART_LCR);
 	outb(div & 0xff, COM1 + UART_DLL);
 	outb(div >> 8, COM1 + UART_DLM);
 	outb(UART_LCR_8N1, COM1 + UART_LCR);
-	outb(0xc7, COM1 + UART_FCR); /* enable and clear the FIFOs */
+	/* Enable the FIFOs, clear the transmitter's: what was received stays. */
+	outb(0xc5, COM1 + UART_FCR);
 	outb(0x03, COM1 + UART_MCR); /* DTR | RTS */
 }
 
@@ -46,4 +63,13 @@ void serial_write(const char *s, unsigned long len)
 			serial_putc('\r');
 		serial_putc(*s++);
 	}
+}
+
+int serial_getc(void)
+{
+	if (early_rx_pos < early_rx_len)
+		return early_rx[early_rx_pos++];
+	if (!(inb(COM1 + UART_LSR) & UART_LSR_DR))
+		return -1;
+	return inb(COM1 + UART_RBR);
 }
