@@ -206,9 +206,14 @@ static void shell_byte(struct shell_editor *ed, u8 byte)
 	shell_flush(ed);
 }
 
+/*
+ * Polls COM1: 1 ms while bytes are coming (without FIFOs the UART holds
+ * one), SHELL_POLL_MS once it has been quiet for a while.
+ */
 void shell_main(void)
 {
 	static struct shell_editor ed;
+	unsigned int quiet = 0;
 	int c;
 
 	shell_editor_init(&ed, SHELL_PROMPT);
@@ -216,9 +221,11 @@ void shell_main(void)
 		     ed.prompt);
 	for (;;) {
 		c = serial_getc();
-		if (c < 0)
-			msleep(SHELL_POLL_MS);
-		else
+		if (c >= 0) {
+			quiet = 0;
 			shell_byte(&ed, c);
+		} else {
+			msleep(++quiet > 100 ? SHELL_POLL_MS : 1);
+		}
 	}
 }

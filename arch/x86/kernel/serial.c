@@ -13,7 +13,9 @@
 #define UART_IER 1 /* interrupt enable */
 #define UART_DLL 0 /* divisor latch, low byte (DLAB set) */
 #define UART_DLM 1 /* divisor latch, high byte (DLAB set) */
-#define UART_FCR 2 /* FIFO control */
+#define UART_FCR 2 /* FIFO control (write) */
+#define UART_IIR 2 /* interrupt identification (read) */
+#define UART_IIR_FIFO 0xc0 /* the FIFOs are on */
 #define UART_LCR 3 /* line control */
 #define UART_MCR 4 /* modem control */
 #define UART_LSR 5 /* line status */
@@ -23,29 +25,23 @@
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
 
-/*
- * Bytes that arrived before serial_init(): QEMU hands piped input to the
- * UART from the start, and enabling the FIFOs resets them, so they are
- * read out first and served before the UART's.
- */
-static u8 early_rx[16];
-static unsigned int early_rx_len, early_rx_pos;
-
 void serial_init(void)
 {
 	unsigned int div = 115200 / CONFIG_EARLY_SERIAL_BAUD;
-
-	while (early_rx_len < sizeof(early_rx) &&
-	       (inb(COM1 + UART_LSR) & UART_LSR_DR))
-		early_rx[early_rx_len++] = inb(COM1 + UART_RBR);
 
 	outb(0, COM1 + UART_IER);
 	outb(UART_LCR_DLAB, COM1 + UART_LCR);
 	outb(div & 0xff, COM1 + UART_DLL);
 	outb(div >> 8, COM1 + UART_DLM);
 	outb(UART_LCR_8N1, COM1 + UART_LCR);
-	/* Enable the FIFOs, clear the transmitter's: what was received stays. */
-	outb(0xc5, COM1 + UART_FCR);
+	/*
+	 * Switching the FIFOs on or off resets them, and QEMU hands piped
+	 * input to the UART from the start: keep the mode found (IIR bits
+	 * 7:6 say whether they are on) and clear only the transmitter's.
+	 * Under QEMU they are off: one byte at a time, QEMU holds the rest.
+	 */
+	if ((inb(COM1 + UART_IIR) & UART_IIR_FIFO) == UART_IIR_FIFO)
+		outb(0xc5, COM1 + UART_FCR);
 	outb(0x03, COM1 + UART_MCR); /* DTR | RTS */
 }
 
@@ -67,8 +63,6 @@ void serial_write(const char *s, unsigned long len)
 
 int serial_getc(void)
 {
-	if (early_rx_pos < early_rx_len)
-		return early_rx[early_rx_pos++];
 	if (!(inb(COM1 + UART_LSR) & UART_LSR_DR))
 		return -1;
 	return inb(COM1 + UART_RBR);
