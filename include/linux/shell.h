@@ -22,9 +22,9 @@
 
 /* What shell_edit_byte() reports after a byte. */
 enum shell_edit {
-	SHELL_EDIT_MORE,	/* keep feeding bytes */
-	SHELL_EDIT_LINE,	/* a line is complete: ed->line */
-	SHELL_EDIT_COMPLETE,	/* tab: the caller completes the word */
+	SHELL_EDIT_MORE, /* keep feeding bytes */
+	SHELL_EDIT_LINE, /* a line is complete: ed->line */
+	SHELL_EDIT_COMPLETE, /* tab: the caller completes the word */
 };
 
 /*
@@ -41,9 +41,9 @@ struct shell_editor {
 	unsigned int len, cursor;
 	char out[SHELL_OUT_MAX];
 	unsigned int out_len;
-	u8 esc;			/* escape state: 0, ESC seen, CSI seen */
-	u8 csi_param;		/* the CSI's number so far (ESC [ 3 ~) */
-	bool last_cr;		/* a CR ended the last line: skip one LF */
+	u8 esc; /* escape state: 0, ESC seen, CSI seen */
+	u8 csi_param; /* the CSI's number so far (ESC [ 3 ~) */
+	bool last_cr; /* a CR ended the last line: skip one LF */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX];
 	unsigned int hist_next, hist_len, hist_pos;
 	char saved[SHELL_LINE_MAX];
@@ -70,9 +70,9 @@ void shell_edit_insert(struct shell_editor *ed, const char *s);
 struct shell_completion {
 	char word[SHELL_LINE_MAX];
 	unsigned int word_len;
-	unsigned int argi;		/* which word: 0 the command */
+	unsigned int argi; /* which word: 0 the command */
 	char first_word[SHELL_LINE_MAX];
-	char common[SHELL_LINE_MAX];	/* longest shared prefix of matches */
+	char common[SHELL_LINE_MAX]; /* longest shared prefix of matches */
 	unsigned int matches;
 	char list[SHELL_COMPLETE_LIST][48];
 };
@@ -96,10 +96,10 @@ int shell_split(char **line, char **argv, int max);
 /* A command: fn gets argc/argv (argv[0] the name) and returns 0 or -errno. */
 struct shell_cmd {
 	const char *name;
-	const char *usage;	/* arguments, for help and errors */
-	const char *help;	/* one line */
-	int min_args, max_args;	/* counts after the name */
-	bool changes;		/* changes state: refused in the sandbox */
+	const char *usage; /* arguments, for help and errors */
+	const char *help; /* one line */
+	int min_args, max_args; /* counts after the name */
+	bool changes; /* changes state: refused in the sandbox */
 	int (*fn)(int argc, char **argv);
 	/* Offers completions for word argi (>= 1), or NULL. */
 	void (*complete)(struct shell_completion *c);

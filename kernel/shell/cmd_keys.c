@@ -225,8 +225,8 @@ static void key_print(struct static_key *key)
 		     *modname ? modname : "-",
 		     key->type & JUMP_TYPE_TRUE ? "true" : "false",
 		     static_key_count(key),
-		     static_key_enabled(key) ? "enabled" : "disabled",
-		     sc.shrt, sc.nr - sc.shrt, deferred);
+		     static_key_enabled(key) ? "enabled" : "disabled", sc.shrt,
+		     sc.nr - sc.shrt, deferred);
 }
 
 static int cmd_keys(int argc, char **argv)
@@ -267,11 +267,13 @@ static int cmd_sites(int argc, char **argv)
 		key_print_sites(key, &nr);
 	key_list_done(&kl);
 	if (!key) {
-		shell_printf("sites: %s: no such key with sites; 'keys' lists them\n",
-			     argv[1]);
+		shell_printf(
+			"sites: %s: no such key with sites; 'keys' lists them\n",
+			argv[1]);
 		return -ENOENT;
 	}
-	shell_printf("%u sites (bytes now at each, then the jump target)\n", nr);
+	shell_printf("%u sites (bytes now at each, then the jump target)\n",
+		     nr);
 	return 0;
 }
 
@@ -282,8 +284,9 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
 
 	if ((!strcmp(op, "enable") || !strcmp(op, "disable")) &&
 	    (count < 0 || count > 1)) {
-		shell_printf("key: %s: count is %d, enable/disable need 0 or 1; use inc/dec\n",
-			     name, count);
+		shell_printf(
+			"key: %s: count is %d, enable/disable need 0 or 1; use inc/dec\n",
+			name, count);
 		return false;
 	}
 	if (!strcmp(op, "dec") && count <= 0) {
@@ -308,8 +311,10 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
  */
 static int cmd_key(int argc, char **argv)
 {
-	const char *ops[] = { "enable", "disable", "inc", "dec" }, *op = argv[2];
-	struct text_poke_stats before = text_poke_stats, *now = &text_poke_stats;
+	const char *ops[] = { "enable", "disable", "inc", "dec" },
+		   *op = argv[2];
+	struct text_poke_stats before = text_poke_stats,
+			       *now = &text_poke_stats;
 	struct static_key *key;
 	struct module *mod = NULL;
 	struct key_list kl;
@@ -328,16 +333,19 @@ static int cmd_key(int argc, char **argv)
 		key = NULL;
 	key_list_done(&kl);
 	if (!key) {
-		shell_printf("key: %s: no such key with sites; 'keys' lists them\n",
-			     argv[1]);
+		shell_printf(
+			"key: %s: no such key with sites; 'keys' lists them\n",
+			argv[1]);
 		return -ENOENT;
 	}
 	if (key_apply(key, argv[1], op))
-		shell_printf("%s: %s, count %d, %lu sites patched in %lu batches, %lu sync rounds\n",
-			     argv[1], static_key_enabled(key) ? "enabled" : "disabled",
-			     static_key_count(key), now->sites - before.sites,
-			     now->batches - before.batches,
-			     now->sync_rounds - before.sync_rounds);
+		shell_printf(
+			"%s: %s, count %d, %lu sites patched in %lu batches, %lu sync rounds\n",
+			argv[1],
+			static_key_enabled(key) ? "enabled" : "disabled",
+			static_key_count(key), now->sites - before.sites,
+			now->batches - before.batches,
+			now->sync_rounds - before.sync_rounds);
 	if (mod)
 		module_put(mod);
 	return 0;
@@ -347,9 +355,10 @@ static int cmd_stats(int argc, char **argv)
 {
 	const struct text_poke_stats *s = &text_poke_stats;
 
-	shell_printf("text_poke: %lu batches, %lu sites, %lu passes, %lu sync rounds, %lu early flushes, %lu int3 hits\n",
-		     s->batches, s->sites, s->passes, s->sync_rounds,
-		     s->early_flushes, text_poke_int3_hits());
+	shell_printf(
+		"text_poke: %lu batches, %lu sites, %lu passes, %lu sync rounds, %lu early flushes, %lu int3 hits\n",
+		s->batches, s->sites, s->passes, s->sync_rounds,
+		s->early_flushes, text_poke_int3_hits());
 	return 0;
 }
 
@@ -388,13 +397,17 @@ static void complete_first_key(struct shell_completion *c)
 }
 
 const struct shell_cmd shell_key_cmds[] = {
-	{ "keys", "[glob]", "static keys with sites: type, count, state, sites, deferred timeout",
+	{ "keys", "[glob]",
+	  "static keys with sites: type, count, state, sites, deferred timeout",
 	  0, 1, false, cmd_keys, complete_first_key },
-	{ "key", "<name> enable|disable|inc|dec", "change a key; prints what was patched",
-	  2, 2, true, cmd_key, complete_key_op },
-	{ "sites", "<key>", "a key's sites: address, symbol+offset, current bytes",
-	  1, 1, false, cmd_sites, complete_first_key },
-	{ "stats", "", "text_poke counters: batches, sites, sync rounds, int3 hits",
-	  0, 0, false, cmd_stats },
+	{ "key", "<name> enable|disable|inc|dec",
+	  "change a key; prints what was patched", 2, 2, true, cmd_key,
+	  complete_key_op },
+	{ "sites", "<key>",
+	  "a key's sites: address, symbol+offset, current bytes", 1, 1, false,
+	  cmd_sites, complete_first_key },
+	{ "stats", "",
+	  "text_poke counters: batches, sites, sync rounds, int3 hits", 0, 0,
+	  false, cmd_stats },
 	{ NULL }
 };

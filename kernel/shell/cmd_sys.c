@@ -70,8 +70,10 @@ static unsigned int module_size(const struct module *mod)
 }
 
 static const char *const module_states[] = {
-	[MODULE_STATE_LIVE] = "live", [MODULE_STATE_COMING] = "coming",
-	[MODULE_STATE_GOING] = "going", [MODULE_STATE_UNFORMED] = "unformed",
+	[MODULE_STATE_LIVE] = "live",
+	[MODULE_STATE_COMING] = "coming",
+	[MODULE_STATE_GOING] = "going",
+	[MODULE_STATE_UNFORMED] = "unformed",
 };
 
 static int cmd_lsmod(int argc, char **argv)
@@ -106,9 +108,10 @@ static int cmd_insmod(int argc, char **argv)
 			     argv[1], PTR_ERR(mod));
 		return PTR_ERR(mod);
 	}
-	shell_printf("%s: loaded, %u bytes, %u jump entries, %lu sites patched\n",
-		     argv[1], module_size(mod), mod->num_jump_entries,
-		     text_poke_stats.sites - before.sites);
+	shell_printf(
+		"%s: loaded, %u bytes, %u jump entries, %lu sites patched\n",
+		argv[1], module_size(mod), mod->num_jump_entries,
+		text_poke_stats.sites - before.sites);
 	return 0;
 }
 
@@ -119,7 +122,8 @@ static int cmd_rmmod(int argc, char **argv)
 	if (ret) {
 		shell_printf("rmmod: %s: failed: %d%s\n", argv[1], ret,
 			     ret == -ENOENT ? " (not loaded; 'lsmod')" :
-			     ret == -EBUSY ? " (in use)" : "");
+			     ret == -EBUSY  ? " (in use)" :
+					      "");
 		return ret;
 	}
 	shell_printf("%s: unloaded\n", argv[1]);
@@ -131,12 +135,14 @@ static int cmd_bench(int argc, char **argv)
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_BENCH)) {
-		shell_printf("bench: no benchmark is built in (CONFIG_BENCH=n; make bench's configuration has them)\n");
+		shell_printf(
+			"bench: no benchmark is built in (CONFIG_BENCH=n; make bench's configuration has them)\n");
 		return -ENOENT;
 	}
 	ret = bench_run_glob(argv[1]);
 	shell_printf("bench: %s\n", ret < 0 ? "no case matches" :
-			   ret ? "some cases reported nothing" : "done");
+				    ret	    ? "some cases reported nothing" :
+					      "done");
 	return ret;
 }
 
@@ -160,8 +166,9 @@ static int cmd_mem(int argc, char **argv)
 {
 	unsigned long total = nr_total_frames(), free = nr_free_frames();
 
-	shell_printf("frames: %lu total, %lu free, %lu used (%lu KiB free of %lu KiB)\n",
-		     total, free, total - free, free * 4, total * 4);
+	shell_printf(
+		"frames: %lu total, %lu free, %lu used (%lu KiB free of %lu KiB)\n",
+		total, free, total - free, free * 4, total * 4);
 	return 0;
 }
 
@@ -229,8 +236,9 @@ static void complete_module(struct shell_completion *c)
 }
 
 const struct shell_cmd shell_sys_cmds[] = {
-	{ "cpus", "", "CPUs: online or not, int3 hits, IPIs taken, context switches",
-	  0, 0, false, cmd_cpus },
+	{ "cpus", "",
+	  "CPUs: online or not, int3 hits, IPIs taken, context switches", 0, 0,
+	  false, cmd_cpus },
 	{ "cpu", "<n> offline|online", "take a CPU down or bring it up", 2, 2,
 	  true, cmd_cpu, complete_cpu },
 	{ "lsmod", "", "loaded modules, and those the ISO carries", 0, 0, false,

@@ -73,7 +73,8 @@ static unsigned int trace_events_enabled(void)
 /* trace on|off <event>: the event spec of <linux/trace.h>, globs allowed. */
 static int trace_switch(const char *spec, bool on)
 {
-	struct text_poke_stats before = text_poke_stats, *now = &text_poke_stats;
+	struct text_poke_stats before = text_poke_stats,
+			       *now = &text_poke_stats;
 	unsigned int was = trace_events_enabled();
 	int ret = trace_set_event(spec, on);
 
@@ -83,10 +84,11 @@ static int trace_switch(const char *spec, bool on)
 			     ret);
 		return ret;
 	}
-	shell_printf("trace: %s: %s, %u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
-		     spec, on ? "on" : "off", trace_events_enabled(), was,
-		     now->sites - before.sites, now->batches - before.batches,
-		     now->sync_rounds - before.sync_rounds);
+	shell_printf(
+		"trace: %s: %s, %u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
+		spec, on ? "on" : "off", trace_events_enabled(), was,
+		now->sites - before.sites, now->batches - before.batches,
+		now->sync_rounds - before.sync_rounds);
 	return 0;
 }
 
@@ -147,9 +149,11 @@ static void complete_trace(struct shell_completion *c)
  * the sandbox refuses all of it (showing consumes the buffer, too).
  */
 const struct shell_cmd shell_trace_cmds[] = {
-	{ "tracepoints", "[glob]", "tracepoints: key state, probes, event on/off, module",
-	  0, 1, false, cmd_tracepoints, complete_tracepoints },
-	{ "trace", "[on|off <event> | clear]", "show the trace (consumed), clear it, or switch events",
-	  0, 2, true, cmd_trace, complete_trace },
+	{ "tracepoints", "[glob]",
+	  "tracepoints: key state, probes, event on/off, module", 0, 1, false,
+	  cmd_tracepoints, complete_tracepoints },
+	{ "trace", "[on|off <event> | clear]",
+	  "show the trace (consumed), clear it, or switch events", 0, 2, true,
+	  cmd_trace, complete_trace },
 	{ NULL }
 };

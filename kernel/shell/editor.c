@@ -14,7 +14,7 @@
 #include <linux/shell.h>
 #include <linux/string.h>
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 #define ESC 0x1b
 enum { ESC_NONE, ESC_SEEN, ESC_CSI };
 
@@ -59,8 +59,8 @@ void shell_editor_init(struct shell_editor *ed, const char *prompt)
 
 void shell_edit_insert(struct shell_editor *ed, const char *s)
 {
-	unsigned int n = min((unsigned int)strlen(s),
-			     SHELL_LINE_MAX - 1 - ed->len);
+	unsigned int n =
+		min((unsigned int)strlen(s), SHELL_LINE_MAX - 1 - ed->len);
 
 	memmove(ed->line + ed->cursor + n, ed->line + ed->cursor,
 		ed->len - ed->cursor + 1);
@@ -108,7 +108,8 @@ static void move_to(struct shell_editor *ed, unsigned int pos)
 
 void shell_history_add(struct shell_editor *ed, const char *line)
 {
-	unsigned int newest = (ed->hist_next + SHELL_HISTORY - 1) % SHELL_HISTORY;
+	unsigned int newest =
+		(ed->hist_next + SHELL_HISTORY - 1) % SHELL_HISTORY;
 
 	if (!*line || (ed->hist_len && !strcmp(ed->history[newest], line)))
 		return;

@@ -56,11 +56,14 @@ static const struct shell_cmd shell_core_cmds[] = {
 const struct shell_cmd __weak shell_trace_cmds[] = { { NULL } };
 
 static const struct shell_cmd *const shell_groups[] = {
-	shell_core_cmds, shell_key_cmds, shell_trace_cmds, shell_sys_cmds,
+	shell_core_cmds,
+	shell_key_cmds,
+	shell_trace_cmds,
+	shell_sys_cmds,
 };
 
-#define for_each_shell_cmd(g, c)                                       \
-	for ((g) = 0; (g) < ARRAY_SIZE(shell_groups); (g)++)           \
+#define for_each_shell_cmd(g, c)                             \
+	for ((g) = 0; (g) < ARRAY_SIZE(shell_groups); (g)++) \
 		for ((c) = shell_groups[g]; (c)->name; (c)++)
 
 static const struct shell_cmd *shell_find(const char *name)
@@ -68,9 +71,7 @@ static const struct shell_cmd *shell_find(const char *name)
 	const struct shell_cmd *c;
 	unsigned int g;
 
-	for_each_shell_cmd(g, c)
-		if (!strcmp(c->name, name))
-			return c;
+	for_each_shell_cmd(g, c) if (!strcmp(c->name, name)) return c;
 	return NULL;
 }
 
@@ -91,8 +92,9 @@ static int cmd_help(int argc, char **argv)
 	if (argc == 2) {
 		c = shell_find(argv[1]);
 		if (!c) {
-			shell_printf("help: %s: no such command; 'help' lists them\n",
-				     argv[1]);
+			shell_printf(
+				"help: %s: no such command; 'help' lists them\n",
+				argv[1]);
 			return -ENOENT;
 		}
 		shell_printf("%s %s: %s\n", c->name, c->usage, c->help);
@@ -100,7 +102,8 @@ static int cmd_help(int argc, char **argv)
 	}
 	for_each_shell_cmd(g, c)
 		shell_printf("  %-11s %-28s %s\n", c->name, c->usage, c->help);
-	shell_printf("Separate commands with ';'. Keys without sites are not listed.\n");
+	shell_printf(
+		"Separate commands with ';'. Keys without sites are not listed.\n");
 	return 0;
 }
 
@@ -132,10 +135,12 @@ void shell_run_line(char *line)
 	while (line) {
 		argc = shell_split(&line, argv, SHELL_ARGV_MAX);
 		if (argc == -EINVAL)
-			shell_printf("error: unterminated quote or trailing backslash; the rest of the line is ignored\n");
+			shell_printf(
+				"error: unterminated quote or trailing backslash; the rest of the line is ignored\n");
 		else if (argc < 0)
-			shell_printf("error: more than %d words in a command; the rest of the line is ignored\n",
-				     SHELL_ARGV_MAX);
+			shell_printf(
+				"error: more than %d words in a command; the rest of the line is ignored\n",
+				SHELL_ARGV_MAX);
 		else if (argc)
 			shell_run_cmd(argc, argv);
 	}
@@ -157,8 +162,7 @@ void shell_complete(struct shell_editor *ed)
 
 	shell_complete_begin(&c, ed);
 	if (!c.argi) {
-		for_each_shell_cmd(g, cmd)
-			shell_complete_add(&c, cmd->name);
+		for_each_shell_cmd(g, cmd) shell_complete_add(&c, cmd->name);
 	} else {
 		cmd = shell_find(c.first_word);
 		if (cmd && cmd->complete)
@@ -217,8 +221,9 @@ void shell_main(void)
 	int c;
 
 	shell_editor_init(&ed, SHELL_PROMPT);
-	shell_printf("Kernel console: 'help' lists the commands, 'poweroff' ends.\n%s",
-		     ed.prompt);
+	shell_printf(
+		"Kernel console: 'help' lists the commands, 'poweroff' ends.\n%s",
+		ed.prompt);
 	for (;;) {
 		c = serial_getc();
 		if (c >= 0) {

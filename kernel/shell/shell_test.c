@@ -184,10 +184,12 @@ static void shell_test_split_errors(struct kunit *test)
 	char many[] = "a b c d e; f";
 	char *argv[SHELL_ARGV_MAX], *rest = quote;
 
-	KUNIT_EXPECT_EQ(test, shell_split(&rest, argv, SHELL_ARGV_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shell_split(&rest, argv, SHELL_ARGV_MAX),
+			-EINVAL);
 	KUNIT_EXPECT_TRUE(test, rest == NULL);
 	rest = slash;
-	KUNIT_EXPECT_EQ(test, shell_split(&rest, argv, SHELL_ARGV_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shell_split(&rest, argv, SHELL_ARGV_MAX),
+			-EINVAL);
 	rest = many;
 	KUNIT_EXPECT_EQ(test, shell_split(&rest, argv, 4), -E2BIG);
 	KUNIT_EXPECT_TRUE(test, rest == NULL);
@@ -230,19 +232,30 @@ static void shell_test_dispatch(struct kunit *test)
 
 	strscpy(line, "nosuch arg; key; help key; poweroff", sizeof(line));
 	shell_run_line(line);
-	KUNIT_EXPECT_TRUE(test, strstr(sink, "nosuch: unknown command; 'help' lists them\n"));
-	KUNIT_EXPECT_TRUE(test, strstr(sink, "key: bad arguments; usage: key <name> enable|disable|inc|dec\n"));
-	KUNIT_EXPECT_TRUE(test, strstr(sink, "key <name> enable|disable|inc|dec: change a key"));
-	KUNIT_EXPECT_TRUE(test, strstr(sink, "poweroff: refused in the sandbox\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		strstr(sink, "nosuch: unknown command; 'help' lists them\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		strstr(sink,
+		       "key: bad arguments; usage: key <name> enable|disable|inc|dec\n"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		strstr(sink,
+		       "key <name> enable|disable|inc|dec: change a key"));
+	KUNIT_EXPECT_TRUE(test,
+			  strstr(sink, "poweroff: refused in the sandbox\n"));
 	sink_reset();
-	strscpy(line, "keys kunit_runn*; sites kunit_running; sites nokey", sizeof(line));
+	strscpy(line, "keys kunit_runn*; sites kunit_running; sites nokey",
+		sizeof(line));
 	shell_run_line(line);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL)) {
 		KUNIT_EXPECT_TRUE(test, strstr(sink, "\nkunit_running "));
 		KUNIT_EXPECT_TRUE(test, strstr(sink, "\n1 of "));
 		KUNIT_EXPECT_TRUE(test, strstr(sink, "\n1 sites "));
 	}
-	KUNIT_EXPECT_TRUE(test, strstr(sink, "sites: nokey: no such key with sites"));
+	KUNIT_EXPECT_TRUE(test,
+			  strstr(sink, "sites: nokey: no such key with sites"));
 }
 
 static u32 fuzz_state = 2463534242u;
@@ -256,12 +269,50 @@ static u32 fuzz_rand(void)
 }
 
 static const char *const fuzz_words[] = {
-	"help", "keys", "key", "sites", "stats", "tracepoints", "trace",
-	"cpus", "cpu", "lsmod", "insmod", "rmmod", "bench", "test", "mem",
-	"uptime", "reboot", "poweroff", "kunit_running", "enable", "dec",
-	"on", "off", "0", "-1", "99999999999999999999", "*", "\"", "\\",
-	";", "\x1b[", "\x1b[3~", "\x1bO", "\x1b[A", "\x1b[B", "\x1b[D",
-	"\t", "\x7f", "\x15", "\x03", "\r", "\n", " ", "%s%n%p",
+	"help",
+	"keys",
+	"key",
+	"sites",
+	"stats",
+	"tracepoints",
+	"trace",
+	"cpus",
+	"cpu",
+	"lsmod",
+	"insmod",
+	"rmmod",
+	"bench",
+	"test",
+	"mem",
+	"uptime",
+	"reboot",
+	"poweroff",
+	"kunit_running",
+	"enable",
+	"dec",
+	"on",
+	"off",
+	"0",
+	"-1",
+	"99999999999999999999",
+	"*",
+	"\"",
+	"\\",
+	";",
+	"\x1b[",
+	"\x1b[3~",
+	"\x1bO",
+	"\x1b[A",
+	"\x1b[B",
+	"\x1b[D",
+	"\t",
+	"\x7f",
+	"\x15",
+	"\x03",
+	"\r",
+	"\n",
+	" ",
+	"%s%n%p",
 };
 
 /* One random chunk: a word, a control byte or any byte. */
@@ -295,7 +346,8 @@ static void fuzz_byte(struct kunit *test, struct shell_editor *ed, u8 b)
 		break;
 	}
 	ed->out_len = 0;
-	KUNIT_ASSERT_TRUE(test, ed->len < SHELL_LINE_MAX && ed->cursor <= ed->len);
+	KUNIT_ASSERT_TRUE(test,
+			  ed->len < SHELL_LINE_MAX && ed->cursor <= ed->len);
 	KUNIT_ASSERT_EQ(test, strlen(ed->line), ed->len);
 }
 
