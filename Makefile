@@ -470,9 +470,12 @@ iso: $(ISO_DIR)/kernel.iso
 # Order-only: check the host tools before anything else is built.
 $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 
-# make run boots the quick suites: the slow ones (KUNIT_CASE_SLOW, the long
-# stress) are left out with Linux's attribute filter; make stress runs them.
-run: override CMDLINE := kunit.filter="speed>slow" $(value CMDLINE)
+# make run boots to the console ("shell", Documentation/console.rst); its
+# test command runs suites. CMDLINE words come after, so
+# CMDLINE='shell=off kunit.filter="speed>slow"' boots the quick suites
+# instead (the last word of a name wins). Piped stdin reaches the console:
+# echo "keys; poweroff" | make run.
+run: override CMDLINE := shell $(value CMDLINE)
 run: deps $(ISO_DIR)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 
@@ -492,6 +495,10 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
 	@echo "Module loader fuzz pass ($(FUZZ_RUNS) inputs):"
 	$(Q)$(MAKE) O=build/test-default fuzz-smoke
+	@echo "Console session (tests/shell_session.json, 4 CPUs):"
+	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
+	$(Q)$(PYTHON) scripts/shell_test.py --iso build/test-default/shell/kernel.iso \
+		--cpus 4 --timeout 120 tests/shell_session.json
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
@@ -569,7 +576,7 @@ mrproper:
 
 help:
 	@echo 'Running:'
-	@echo '  run            - build the kernel and ISO, boot it under QEMU, run the quick suites (CPUS=$(CPUS))'
+	@echo '  run            - build the kernel and ISO, boot it under QEMU, start the console; piped stdin is read as commands (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
 	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'

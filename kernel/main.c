@@ -10,6 +10,7 @@
 #include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/shell.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
@@ -58,12 +59,17 @@ static int run_tests(void)
 	return kunit_run_all_tests();
 }
 
-/* The first kthread, on the boot CPU: the tests, then power off. */
+/*
+ * The first kthread, on the boot CPU: the console if the command line
+ * says "shell" (make run), else the tests, then power off.
+ */
 static int kernel_init(void *unused)
 {
 	int failed;
 
 	system_state = SYSTEM_RUNNING;
+	if (shell_requested())
+		shell_main();
 	failed = run_tests();
 
 	pr_notice("reboot: Power down\n");

@@ -92,6 +92,26 @@ u64 printk_log_end(void)
 	return READ_ONCE(log_end);
 }
 
+/*
+ * Copies the log from *pos (a printk_log_end() value; moved up to the
+ * oldest byte kept if older) into buf, at most size bytes, and advances
+ * *pos past them. Returns the number of bytes copied, 0 at the end.
+ */
+size_t printk_log_read(u64 *pos, char *buf, size_t size)
+{
+	u64 end = printk_log_end();
+	size_t n = 0;
+
+	if (end - *pos > LOG_BUF_LEN)
+		*pos = end - LOG_BUF_LEN;
+	while (*pos + n < end && n < size) {
+		buf[n] = log_buf[(*pos + n) % LOG_BUF_LEN];
+		n++;
+	}
+	*pos += n;
+	return n;
+}
+
 /* True if the text logged since pos (a printk_log_end() value) has s. */
 bool printk_log_contains(u64 pos, const char *s)
 {

@@ -58,22 +58,27 @@ u64 bench_per_call_x100(int (*fn)(void), unsigned int n)
 	return best * 100 / n;
 }
 
-static bool bench_selected(const struct bench_case *c)
+static bool bench_selected(const char *glob, const struct bench_case *c)
 {
-	return glob_match(bench_glob, c->name);
+	return glob_match(glob, c->name);
 }
 
 int bench_run_all(void)
+{
+	return bench_run_glob(bench_glob);
+}
+
+int bench_run_glob(const char *glob)
 {
 	const struct bench_case *c;
 	int nr = 0, failed = 0;
 
 	for (c = __bench_cases_start; c < __bench_cases_end; c++)
-		nr += bench_selected(c);
+		nr += bench_selected(glob, c);
 	if (!nr) {
 		printk("KTAP version 1\n1..0\n");
 		pr_err("bench: no benchmark matches bench=%s: nothing ran\n",
-		       bench_glob);
+		       glob);
 		return -ENOENT;
 	}
 	printk("KTAP version 1\n1..1\n");
@@ -82,7 +87,7 @@ int bench_run_all(void)
 	for (c = __bench_cases_start; c < __bench_cases_end; c++) {
 		unsigned int before = bench_reports;
 
-		if (!bench_selected(c))
+		if (!bench_selected(glob, c))
 			continue;
 		c->run();
 		if (bench_reports == before) {

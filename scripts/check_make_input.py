@@ -5,8 +5,8 @@
 check_make_input.py O: O is a configured, built kernel build directory.
 Each case runs make with its variables (each one argument, no shell) and an
 ISO_DIR of its own, then checks the words written for grub.cfg, make's
-exit status and what it printed; nothing a CMDLINE holds may run as a
-command.  The make run cases boot QEMU once each (a second or two), or not
+exit status and what it printed (given "stdin", make run reads it as
+`echo ... | make run` does); nothing a CMDLINE holds may run as a command.  The make run cases boot QEMU once each (a second or two), or not
 at all with QEMU=true.  Exit status 1 if a case fails.
 """
 
@@ -42,13 +42,17 @@ def cases(work):
         dict(name='newline in a word', target='cmdline',
              vars={'CMDLINE': 'a=b\nc'}, fails=True,
              says="refused: control character '\\n'"),
-        dict(name='make run keeps its filter', target='run',
+        dict(name='make run starts the console', target='run',
              vars={'CMDLINE': 'x=1 "y=a b"', 'QEMU': 'true'},
-             words="'kunit.filter=speed>slow' 'x=1' 'y=a b'"),
-        dict(name='make run, a filter that matches nothing', target='run',
-             vars={'CMDLINE': 'kunit.filter_glob=no_such_suite', 'CPUS': '1'},
+             words="'shell' 'x=1' 'y=a b'"),
+        dict(name='make run reads piped stdin', target='run',
+             vars={'CPUS': '1'}, stdin='uptime; keys kunit_running\npoweroff\n',
+             fails=False, says='1 of '),
+        dict(name='make run, shell=off and a filter that matches nothing',
+             target='run', vars={'CMDLINE': 'shell=off kunit.filter_glob='
+                                            'no_such_suite', 'CPUS': '1'},
              fails=True, says='kunit: no test matches kunit.filter_glob='
-                              'no_such_suite kunit.filter=speed>slow'),
+                              'no_such_suite kunit.filter=:'),
         dict(name='make run, too little memory for GRUB', target='run',
              vars={'MEM': '2M', 'CPUS': '1'}, fails=True,
              says='grub: cannot load the kernel'),
@@ -62,12 +66,14 @@ def run_case(build, work, case):
     goal = str(iso_dir / 'cmdline') if target == 'cmdline' else target
     argv = ['make', f'O={build}', f'ISO_DIR={iso_dir}']
     argv += [f'{key}={value}' for key, value in case['vars'].items()]
+    piped = case.get('stdin')
     with subprocess.Popen(argv + [goal], cwd=REPO_ROOT,
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stdin=subprocess.PIPE if piped else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, errors='replace',
                           start_new_session=True) as proc:
         try:
-            out, err = proc.communicate(timeout=TIMEOUT)
+            out, err = proc.communicate(input=piped, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)     # make, QEMU and all
             out, err = proc.communicate()

@@ -89,6 +89,8 @@ struct kunit_suite {
  * filters select no case at all.
  */
 int kunit_run_all_tests(void);
+/* The same with kunit.filter_glob=glob and no kunit.filter, for one run. */
+int kunit_run_glob(const char *glob);
 
 /* Internals the harness's own tests use. */
 bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test));

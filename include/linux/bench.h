@@ -17,6 +17,7 @@
  * the cost of an empty timed region, to subtract.
  */
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <asm/processor.h>
 
@@ -94,7 +95,14 @@ void bench_step_funcs(void (*fn)(const struct bench_step_func *f, void *priv),
 #ifdef CONFIG_BENCH
 bool bench_requested(void);
 int bench_run_all(void);
+/* The same for the cases glob selects (the console's bench command). */
+int bench_run_glob(const char *glob);
 #else
+static inline int bench_run_glob(const char *glob)
+{
+	return -ENOENT;
+}
+
 static inline bool bench_requested(void)
 {
 	return false;

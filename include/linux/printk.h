@@ -36,6 +36,8 @@ int param_set_loglevel(const char *val, const struct kernel_param *kp);
 /* The log of everything printed: a position in it, and a search since one. */
 u64 printk_log_end(void);
 bool printk_log_contains(u64 pos, const char *s);
+/* Copies the log from *pos on into buf, advancing *pos; 0 at the end. */
+size_t printk_log_read(u64 *pos, char *buf, size_t size);
 
 #define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)

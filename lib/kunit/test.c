@@ -522,6 +522,23 @@ int kunit_run_all_tests(void)
 	return failed;
 }
 
+/*
+ * The console's test command: the filters are swapped for glob (and no
+ * attribute filter) for one run. Runs never overlap: one console thread.
+ */
+int kunit_run_glob(const char *glob)
+{
+	char *saved_glob = filter_glob, *saved_attr = filter_attr;
+	int ret;
+
+	filter_glob = (char *)glob;
+	filter_attr = NULL;
+	ret = kunit_run_all_tests();
+	filter_glob = saved_glob;
+	filter_attr = saved_attr;
+	return ret;
+}
+
 bool kunit_wait_for(bool (*cond)(void *arg), void *arg, unsigned int ms)
 {
 	u64 end = ktime_get_ns() + (u64)ms * 1000000;

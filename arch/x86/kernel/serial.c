@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The console: a 16550 UART on COM1, polled, 8N1. Output only.
+ * The console: a 16550 UART on COM1, polled, 8N1. Input is polled too
+ * (serial_getc(), the shell's reader thread): there is no IOAPIC to route
+ * the UART's interrupt.
  */
 #include <linux/kernel.h>
 #include <asm/io.h>
@@ -11,10 +13,14 @@
 #define UART_IER 1 /* interrupt enable */
 #define UART_DLL 0 /* divisor latch, low byte (DLAB set) */
 #define UART_DLM 1 /* divisor latch, high byte (DLAB set) */
-#define UART_FCR 2 /* FIFO control */
+#define UART_FCR 2 /* FIFO control (write) */
+#define UART_IIR 2 /* interrupt identification (read) */
+#define UART_IIR_FIFO 0xc0 /* the FIFOs are on */
 #define UART_LCR 3 /* line control */
 #define UART_MCR 4 /* modem control */
 #define UART_LSR 5 /* line status */
+#define UART_RBR 0 /* receive buffer (DLAB clear) */
+#define UART_LSR_DR 0x01 /* a byte is waiting in RBR */
 #define UART_LSR_THRE 0x20
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
@@ -28,7 +34,14 @@ void serial_init(void)
 	outb(div & 0xff, COM1 + UART_DLL);
 	outb(div >> 8, COM1 + UART_DLM);
 	outb(UART_LCR_8N1, COM1 + UART_LCR);
-	outb(0xc7, COM1 + UART_FCR); /* enable and clear the FIFOs */
+	/*
+	 * Switching the FIFOs on or off resets them, and QEMU hands piped
+	 * input to the UART from the start: keep the mode found (IIR bits
+	 * 7:6 say whether they are on) and clear only the transmitter's.
+	 * Under QEMU they are off: one byte at a time, QEMU holds the rest.
+	 */
+	if ((inb(COM1 + UART_IIR) & UART_IIR_FIFO) == UART_IIR_FIFO)
+		outb(0xc5, COM1 + UART_FCR);
 	outb(0x03, COM1 + UART_MCR); /* DTR | RTS */
 }
 
@@ -46,4 +59,11 @@ void serial_write(const char *s, unsigned long len)
 			serial_putc('\r');
 		serial_putc(*s++);
 	}
+}
+
+int serial_getc(void)
+{
+	if (!(inb(COM1 + UART_LSR) & UART_LSR_DR))
+		return -1;
+	return inb(COM1 + UART_RBR);
 }

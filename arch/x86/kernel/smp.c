@@ -17,6 +17,14 @@
 
 static bool cpus_stopping;
 
+/* IPIs this CPU took, call-function and reschedule (the console shows them). */
+static DEFINE_PER_CPU(unsigned long, ipis_received);
+
+unsigned long arch_ipis_received(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(ipis_received, cpu));
+}
+
 static void call_function_interrupt(struct pt_regs *regs)
 {
 	/*
@@ -24,6 +32,7 @@ static void call_function_interrupt(struct pt_regs *regs)
 	 * even while a func below runs with interrupts enabled.
 	 */
 	apic_eoi();
+	this_cpu_inc(ipis_received);
 	flush_smp_call_function_queue();
 }
 
@@ -32,6 +41,7 @@ static void call_function_interrupt(struct pt_regs *regs)
 static void __irq_entry reschedule_interrupt(struct pt_regs *regs)
 {
 	apic_eoi();
+	this_cpu_inc(ipis_received);
 }
 
 void __init smp_ipi_init(void)

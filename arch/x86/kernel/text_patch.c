@@ -288,6 +288,11 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 	text_poke_stats.sync_rounds++;
 }
 
+unsigned long text_poke_cpu_int3_hits(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(int3_hits, cpu));
+}
+
 unsigned long text_poke_int3_hits(void)
 {
 	unsigned long sum = 0;

@@ -19,5 +19,6 @@ enum qemu_exit_code {
 
 void __noreturn machine_power_off(enum qemu_exit_code code);
 void __noreturn machine_halt(void);
+void __noreturn machine_restart(void);
 
 #endif /* _ASM_X86_REBOOT_H */

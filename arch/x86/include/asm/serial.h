@@ -4,5 +4,7 @@
 
 void serial_init(void);
 void serial_write(const char *s, unsigned long len);
+/* The next byte received, or -1 if none is waiting. Never blocks. */
+int serial_getc(void);
 
 #endif /* _ASM_X86_SERIAL_H */

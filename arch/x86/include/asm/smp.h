@@ -22,6 +22,8 @@ int smp_register_cpu(u32 apic_id);
 
 /* Installs the call-function IPI handler. */
 void smp_ipi_init(void);
+/* IPIs cpu has taken since boot (call-function and reschedule). */
+unsigned long arch_ipis_received(unsigned int cpu);
 
 /* The NMI handler calls this first: it halts for good if panic() asked. */
 void smp_stop_nmi_check(void);

@@ -21,6 +21,8 @@ extern struct text_poke_stats text_poke_stats;
 
 /* int3 traps the handler emulated, summed over per-CPU counters. */
 unsigned long text_poke_int3_hits(void);
+/* The same, one CPU's (the console's cpus command). */
+unsigned long text_poke_cpu_int3_hits(unsigned int cpu);
 
 /* text_poke.batch=0 on the command line: one site per batch. */
 extern bool text_poke_batching;

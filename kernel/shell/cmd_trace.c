@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Console commands on tracepoints and the tracer: tracepoints, trace.
+ * Built with CONFIG_TRACING (shell.c has an empty default otherwise).
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/module.h>
+#include <linux/shell.h>
+#include <linux/string.h>
+#include <linux/trace.h>
+#include <linux/tracepoint.h>
+#include <asm/text-patching-stats.h>
+
+struct tp_show {
+	const char *glob;
+	unsigned int shown, total;
+};
+
+static unsigned int tp_probes(struct tracepoint *tp)
+{
+	struct tracepoint_func *f;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	f = rcu_dereference(tp->funcs);
+	for (; f && f->func; f++)
+		n++;
+	rcu_read_unlock();
+	return n;
+}
+
+static void tp_show_one(struct tracepoint *tp, void *priv)
+{
+	struct module *mod = __module_address((unsigned long)tp);
+	struct tp_show *s = priv;
+
+	s->total++;
+	if (!glob_match(s->glob, tp->name))
+		return;
+	s->shown++;
+	shell_printf("%-28s %-8s %6u %-8s %s\n", tp->name,
+		     tracepoint_enabled(tp) ? "enabled" : "disabled",
+		     tp_probes(tp),
+		     trace_event_is_enabled(NULL, tp->name) ? "on" : "off",
+		     mod ? mod->name : "-");
+}
+
+static int cmd_tracepoints(int argc, char **argv)
+{
+	struct tp_show s = { argc > 1 ? argv[1] : "*", 0, 0 };
+
+	shell_printf("%-28s %-8s %6s %-8s %s\n", "TRACEPOINT", "KEY", "PROBES",
+		     "EVENT", "MODULE");
+	for_each_tracepoint(tp_show_one, &s);
+	shell_printf("%u of %u tracepoints\n", s.shown, s.total);
+	return 0;
+}
+
+static void count_enabled(struct trace_event_call *call, void *priv)
+{
+	*(unsigned int *)priv += call->enabled;
+}
+
+static unsigned int trace_events_enabled(void)
+{
+	unsigned int n = 0;
+
+	for_each_trace_event(count_enabled, &n);
+	return n;
+}
+
+/* trace on|off <event>: the event spec of <linux/trace.h>, globs allowed. */
+static int trace_switch(const char *spec, bool on)
+{
+	struct text_poke_stats before = text_poke_stats,
+			       *now = &text_poke_stats;
+	unsigned int was = trace_events_enabled();
+	int ret = trace_set_event(spec, on);
+
+	if (ret) {
+		shell_printf("trace: %s: %s (%d); 'tracepoints' lists them\n",
+			     spec, ret == -EINVAL ? "no such event" : "failed",
+			     ret);
+		return ret;
+	}
+	shell_printf(
+		"trace: %s: %s, %u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
+		spec, on ? "on" : "off", trace_events_enabled(), was,
+		now->sites - before.sites, now->batches - before.batches,
+		now->sync_rounds - before.sync_rounds);
+	return 0;
+}
+
+static int trace_show(void)
+{
+	static char line[512]; /* one console thread */
+	unsigned int n = 0;
+	int len;
+
+	while ((len = trace_read_line(line, sizeof(line))) > 0) {
+		shell_write(line, len);
+		n++;
+	}
+	shell_printf("trace: %u lines (read lines are consumed)\n", n);
+	return 0;
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+	if (argc == 1)
+		return trace_show();
+	if (argc == 2 && !strcmp(argv[1], "clear")) {
+		trace_clear();
+		shell_printf("trace: cleared\n");
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "on"))
+		return trace_switch(argv[2], true);
+	if (argc == 3 && !strcmp(argv[1], "off"))
+		return trace_switch(argv[2], false);
+	return shell_usage(argv[0]);
+}
+
+static void complete_tp(struct tracepoint *tp, void *priv)
+{
+	shell_complete_add(priv, tp->name);
+}
+
+static void complete_tracepoints(struct shell_completion *c)
+{
+	if (c->argi == 1)
+		for_each_tracepoint(complete_tp, c);
+}
+
+static void complete_trace(struct shell_completion *c)
+{
+	if (c->argi == 2)
+		for_each_tracepoint(complete_tp, c);
+	if (c->argi != 1)
+		return;
+	shell_complete_add(c, "on");
+	shell_complete_add(c, "off");
+	shell_complete_add(c, "clear");
+}
+
+/*
+ * trace is one command for show, clear, on and off; it changes state, so
+ * the sandbox refuses all of it (showing consumes the buffer, too).
+ */
+const struct shell_cmd shell_trace_cmds[] = {
+	{ "tracepoints", "[glob]",
+	  "tracepoints: key state, probes, event on/off, module", 0, 1, false,
+	  cmd_tracepoints, complete_tracepoints },
+	{ "trace", "[on|off <event> | clear]",
+	  "show the trace (consumed), clear it, or switch events", 0, 2, true,
+	  cmd_trace, complete_trace },
+	{ NULL }
+};

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel console: a shell on COM1 (Documentation/console.rst).
+ *
+ * "shell" on the command line makes the init thread run shell_main()
+ * instead of the test suites. It polls the UART every 10 ms (no IOAPIC
+ * routes its interrupt; polling with msleep() leaves the CPU to others,
+ * which matters under single-threaded TCG) and feeds the line editor;
+ * every complete line is split into commands and run in this thread,
+ * which may sleep (mutexes, load_module(), remove_cpu()).
+ */
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/moduleparam.h>
+#include <linux/shell.h>
+#include <linux/string.h>
+#include <asm/serial.h>
+
+#define SHELL_PROMPT "sk> "
+#define SHELL_POLL_MS 10
+
+static bool shell_on;
+core_param_named("shell", shell_on, bool);
+
+bool shell_sandbox;
+
+bool shell_requested(void)
+{
+	return shell_on;
+}
+
+void (*shell_write)(const char *s, size_t len) = serial_write;
+
+void shell_printf(const char *fmt, ...)
+{
+	char buf[512];
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	shell_write(buf, n);
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct shell_cmd shell_core_cmds[] = {
+	{ "help", "[command]", "list the commands, or show one's usage", 0, 1,
+	  false, cmd_help },
+	{ NULL }
+};
+
+/* Without CONFIG_TRACING there is no cmd_trace.c: no trace commands. */
+const struct shell_cmd __weak shell_trace_cmds[] = { { NULL } };
+
+static const struct shell_cmd *const shell_groups[] = {
+	shell_core_cmds,
+	shell_key_cmds,
+	shell_trace_cmds,
+	shell_sys_cmds,
+};
+
+#define for_each_shell_cmd(g, c)                             \
+	for ((g) = 0; (g) < ARRAY_SIZE(shell_groups); (g)++) \
+		for ((c) = shell_groups[g]; (c)->name; (c)++)
+
+static const struct shell_cmd *shell_find(const char *name)
+{
+	const struct shell_cmd *c;
+	unsigned int g;
+
+	for_each_shell_cmd(g, c) if (!strcmp(c->name, name)) return c;
+	return NULL;
+}
+
+int shell_usage(const char *name)
+{
+	const struct shell_cmd *c = shell_find(name);
+
+	shell_printf("%s: bad arguments; usage: %s %s\n", name, name,
+		     c ? c->usage : "");
+	return -EINVAL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct shell_cmd *c;
+	unsigned int g;
+
+	if (argc == 2) {
+		c = shell_find(argv[1]);
+		if (!c) {
+			shell_printf(
+				"help: %s: no such command; 'help' lists them\n",
+				argv[1]);
+			return -ENOENT;
+		}
+		shell_printf("%s %s: %s\n", c->name, c->usage, c->help);
+		return 0;
+	}
+	for_each_shell_cmd(g, c)
+		shell_printf("  %-11s %-28s %s\n", c->name, c->usage, c->help);
+	shell_printf(
+		"Separate commands with ';'. Keys without sites are not listed.\n");
+	return 0;
+}
+
+static void shell_run_cmd(int argc, char **argv)
+{
+	const struct shell_cmd *c = shell_find(argv[0]);
+
+	if (!c) {
+		shell_printf("%s: unknown command; 'help' lists them\n",
+			     argv[0]);
+		return;
+	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
+		shell_usage(c->name);
+		return;
+	}
+	if (shell_sandbox && c->changes) {
+		shell_printf("%s: refused in the sandbox\n", c->name);
+		return;
+	}
+	c->fn(argc, argv);
+}
+
+void shell_run_line(char *line)
+{
+	char *argv[SHELL_ARGV_MAX];
+	int argc;
+
+	while (line) {
+		argc = shell_split(&line, argv, SHELL_ARGV_MAX);
+		if (argc == -EINVAL)
+			shell_printf(
+				"error: unterminated quote or trailing backslash; the rest of the line is ignored\n");
+		else if (argc < 0)
+			shell_printf(
+				"error: more than %d words in a command; the rest of the line is ignored\n",
+				SHELL_ARGV_MAX);
+		else if (argc)
+			shell_run_cmd(argc, argv);
+	}
+}
+
+/* The prompt and the line again, the cursor where it was. */
+static void shell_redraw(struct shell_editor *ed)
+{
+	shell_printf("%s%s", ed->prompt, ed->line);
+	if (ed->len > ed->cursor)
+		shell_printf("\x1b[%uD", ed->len - ed->cursor);
+}
+
+void shell_complete(struct shell_editor *ed)
+{
+	static struct shell_completion c; /* large; one console thread */
+	const struct shell_cmd *cmd;
+	unsigned int g, i, n;
+
+	shell_complete_begin(&c, ed);
+	if (!c.argi) {
+		for_each_shell_cmd(g, cmd) shell_complete_add(&c, cmd->name);
+	} else {
+		cmd = shell_find(c.first_word);
+		if (cmd && cmd->complete)
+			cmd->complete(&c);
+	}
+	n = shell_complete_apply(&c, ed);
+	if (n <= 1)
+		return;
+	shell_write(ed->out, ed->out_len);
+	ed->out_len = 0;
+	shell_printf("\n");
+	for (i = 0; i < min(n, (unsigned int)SHELL_COMPLETE_LIST); i++)
+		shell_printf("%s%s", c.list[i], i + 1 < n ? "  " : "\n");
+	if (n > SHELL_COMPLETE_LIST)
+		shell_printf("... %u more\n", n - SHELL_COMPLETE_LIST);
+	shell_redraw(ed);
+}
+
+static void shell_flush(struct shell_editor *ed)
+{
+	shell_write(ed->out, ed->out_len);
+	ed->out_len = 0;
+}
+
+/* Feeds one byte; runs the line when it is complete. */
+static void shell_byte(struct shell_editor *ed, u8 byte)
+{
+	static char line[SHELL_LINE_MAX];
+
+	switch (shell_edit_byte(ed, byte)) {
+	case SHELL_EDIT_LINE:
+		shell_flush(ed);
+		shell_history_add(ed, ed->line);
+		strscpy(line, ed->line, sizeof(line));
+		shell_run_line(line);
+		shell_editor_reset(ed);
+		shell_printf("%s", ed->prompt);
+		break;
+	case SHELL_EDIT_COMPLETE:
+		shell_complete(ed);
+		break;
+	case SHELL_EDIT_MORE:
+		break;
+	}
+	shell_flush(ed);
+}
+
+/*
+ * Polls COM1: 1 ms while bytes are coming (without FIFOs the UART holds
+ * one), SHELL_POLL_MS once it has been quiet for a while.
+ */
+void shell_main(void)
+{
+	static struct shell_editor ed;
+	unsigned int quiet = 0;
+	int c;
+
+	shell_editor_init(&ed, SHELL_PROMPT);
+	shell_printf(
+		"Kernel console: 'help' lists the commands, 'poweroff' ends.\n%s",
+		ed.prompt);
+	for (;;) {
+		c = serial_getc();
+		if (c >= 0) {
+			quiet = 0;
+			shell_byte(&ed, c);
+		} else {
+			msleep(++quiet > 100 ? SHELL_POLL_MS : 1);
+		}
+	}
+}
