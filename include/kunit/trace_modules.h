@@ -11,7 +11,11 @@
  *   tpm_probe   registers a probe on sched_switch in its init and
  *               unregisters it in its exit;
  *   tpm_forget  registers one too and "forgets" to unregister it: the
- *               loader must remove it at unload.
+ *               loader must remove it at unload;
+ *   tpm_init_fail  registers one and fails its init without
+ *               unregistering it: undoing the load must remove it;
+ *   tpm_init_text  registers a probe of its init text and leaves it: the
+ *               loader must remove it before freeing the init text.
  *
  * The probes count their calls in tpm_probe_hits[], which lives in the
  * kernel so that it can be read after the module is gone.
@@ -21,6 +25,8 @@
 enum tpm_probe_id {
 	TPM_PROBE, /* tpm_probe's */
 	TPM_FORGET, /* tpm_forget's */
+	TPM_INIT_FAIL, /* tpm_init_fail's */
+	TPM_INIT_TEXT, /* tpm_init_text's */
 	TPM_NR_PROBES,
 };
 

@@ -68,8 +68,13 @@ int module_find_tracing(struct load_info *info, struct module *mod)
 /* Probes still registered in one of mod's text regions: removed, WARNed. */
 static void remove_stray_probes(struct module *mod, enum mod_mem_type t)
 {
+	char owner[MODULE_NAME_LEN + 16];
+
+	/* The WARN says what goes: the module, or only its init text. */
+	snprintf(owner, sizeof(owner), "%s%s", mod->name,
+		 mod->state == MODULE_STATE_GOING ? "" : "'s init text");
 	tracepoint_remove_probes_within((unsigned long)mod->mem[t].base,
-					mod->mem[t].size, mod->name);
+					mod->mem[t].size, owner);
 }
 
 /*

@@ -153,7 +153,8 @@ static int mtt_init(struct kunit *test)
 			      "no tpm_events blob: the ISO carries no modules");
 	KUNIT_ASSERT_FALSE(test, mtt_module("tpm_events") ||
 					 mtt_module("tpm_probe") ||
-					 mtt_module("tpm_forget"));
+					 mtt_module("tpm_forget") ||
+					 mtt_module("tpm_init_text"));
 	return 0;
 }
 
@@ -360,6 +361,67 @@ static void mtt_test_forgotten_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delete_module("tpm_forget"), -ENOENT);
 }
 
+/* How many of hits' probes ran during a few context switches. */
+static int mtt_hits_meanwhile(atomic_t *hits)
+{
+	int start = atomic_read(hits);
+
+	mtt_switch_a_few();
+	return atomic_read(hits) - start;
+}
+
+/*
+ * tpm_init_fail's init registers a probe and fails: undoing the load
+ * removes the probe (WARN), before its text is freed.
+ */
+static void mtt_test_init_fail_probe(struct kunit *test)
+{
+	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
+	struct module *mod;
+
+	mod = load_module("tpm_init_fail");
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mod) && PTR_ERR(mod) == -ENODEV);
+	KUNIT_EXPECT_NULL(test, mtt_module("tpm_init_fail"));
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			" [tpm_init_fail] still registered as tpm_init_fail goes: removed"));
+	KUNIT_EXPECT_FALSE(test, trace_sched_switch_enabled());
+	KUNIT_EXPECT_EQ(test,
+			mtt_hits_meanwhile(&tpm_probe_hits[TPM_INIT_FAIL]), 0);
+}
+
+/*
+ * tpm_init_text leaves a probe of its init text registered: it is removed
+ * (WARN) before the init text is freed; the module stays loaded.
+ */
+static void mtt_test_init_text_probe(struct kunit *test)
+{
+	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
+
+	KUNIT_ASSERT_NOT_NULL(test, mtt_load(test, "tpm_init_text"));
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"tracepoint sched_switch: probe tpm_init_text_switch+0x0/"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			" [tpm_init_text] still registered as tpm_init_text's init text goes: removed"));
+	KUNIT_EXPECT_FALSE(test, trace_sched_switch_enabled());
+	KUNIT_EXPECT_EQ(test,
+			mtt_hits_meanwhile(&tpm_probe_hits[TPM_INIT_TEXT]), 0);
+	mtt_unload(test, "tpm_init_text");
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+}
+
 /* The loader's events, recorded when enabled. */
 static void mtt_test_load_events(struct kunit *test)
 {
@@ -433,6 +495,8 @@ static struct kunit_case mtt_cases[] = {
 	KUNIT_CASE(mtt_test_module_event),
 	KUNIT_CASE(mtt_test_module_probe),
 	KUNIT_CASE(mtt_test_forgotten_probe),
+	KUNIT_CASE(mtt_test_init_fail_probe),
+	KUNIT_CASE(mtt_test_init_text_probe),
 	KUNIT_CASE(mtt_test_load_events),
 	KUNIT_CASE(mtt_test_no_leak),
 	{}
