@@ -20,6 +20,7 @@
 #include <linux/kernel.h>
 #include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -220,12 +221,14 @@ int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
 	cpus_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_GPL(tracepoint_probe_register_prio);
 
 int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 {
 	return tracepoint_probe_register_prio(tp, probe, data,
 					      TRACEPOINT_DEFAULT_PRIO);
 }
+EXPORT_SYMBOL_GPL(tracepoint_probe_register);
 
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 {
@@ -238,6 +241,7 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 	cpus_read_unlock();
 	return ret;
 }
+EXPORT_SYMBOL_GPL(tracepoint_probe_unregister);
 
 static void tp_for_each_in(struct tracepoint *const *start, unsigned int n,
 			   void (*fct)(struct tracepoint *tp, void *priv),
@@ -257,15 +261,23 @@ void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
 		       fct, priv);
 }
 
-void for_each_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
-			 void *priv)
+/* The kernel's tracepoints, then each table's; tracepoints_mutex held. */
+static void __for_each_tracepoint(void (*fct)(struct tracepoint *tp,
+					      void *priv),
+				  void *priv)
 {
 	struct tracepoint_table *t;
 
 	for_each_kernel_tracepoint(fct, priv);
-	mutex_lock(&tracepoints_mutex);
 	list_for_each_entry(t, &tracepoint_tables, list)
 		tp_for_each_in(t->start, t->num, fct, priv);
+}
+
+void for_each_tracepoint(void (*fct)(struct tracepoint *tp, void *priv),
+			 void *priv)
+{
+	mutex_lock(&tracepoints_mutex);
+	__for_each_tracepoint(fct, priv);
 	mutex_unlock(&tracepoints_mutex);
 }
 
@@ -297,16 +309,92 @@ void tracepoint_module_coming(struct tracepoint_table *table)
 	mutex_unlock(&tracepoints_mutex);
 }
 
-/* The probes' owners unregister before the table goes; else we say so. */
-void tracepoint_module_going(struct tracepoint_table *table)
+/*
+ * Every probe of tp goes, the key first (its sites may be in the module
+ * that is going). tracepoints_mutex and the hotplug lock held.
+ */
+static void tp_remove_all(struct tracepoint *tp)
 {
 	unsigned int i;
 
+	while (tp->funcs) {
+		for (i = 0; tp->funcs[i].func == (void *)tp_stub_func; i++)
+			;
+		tp_remove_func(tp, tp->funcs[i].func, tp->funcs[i].data);
+	}
+}
+
+/*
+ * The probes' owners unregister before the table goes. One that did not
+ * would leave the key enabled on sites that are about to be freed and a
+ * probe array nobody frees: we say so and remove them.
+ */
+void tracepoint_module_going(struct tracepoint_table *table)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+
+	cpus_read_lock();
 	mutex_lock(&tracepoints_mutex);
-	for (i = 0; i < table->num; i++)
-		WARN(READ_ONCE(table->start[i]->funcs),
-		     "tracepoint %s goes away with probes attached\n",
-		     table->start[i]->name);
+	for (i = 0; i < table->num; i++) {
+		tp = table->start[i];
+		if (WARN(tp->funcs,
+			 "tracepoint %s goes away with probes attached (first %ps): removed\n",
+			 tp->name, tp->funcs[0].func))
+			tp_remove_all(tp);
+	}
 	list_del_init(&table->list);
 	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+}
+
+struct tp_stray {
+	unsigned long start, size;
+	const char *owner;
+	unsigned int removed;
+};
+
+/* The first probe of funcs whose function is in the range, or -1. */
+static int tp_find_within(const struct tracepoint_func *funcs,
+			  const struct tp_stray *s)
+{
+	int i;
+
+	for (i = 0; funcs && funcs[i].func; i++)
+		if ((unsigned long)funcs[i].func - s->start < s->size)
+			return i;
+	return -1;
+}
+
+static void tp_remove_stray(struct tracepoint *tp, void *priv)
+{
+	struct tp_stray *s = priv;
+	int i;
+
+	while ((i = tp_find_within(tp->funcs, s)) >= 0) {
+		WARN(1,
+		     "tracepoint %s: probe %pS still registered as %s goes: removed\n",
+		     tp->name, tp->funcs[i].func, s->owner);
+		tp_remove_func(tp, tp->funcs[i].func, tp->funcs[i].data);
+		s->removed++;
+	}
+}
+
+unsigned int tracepoint_remove_probes_within(unsigned long start,
+					     unsigned long size,
+					     const char *owner)
+{
+	struct tp_stray s = { .start = start, .size = size, .owner = owner };
+
+	if (!size)
+		return 0;
+	cpus_read_lock();
+	mutex_lock(&tracepoints_mutex);
+	__for_each_tracepoint(tp_remove_stray, &s);
+	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+	/* The text goes next: no CPU may still be running a removed probe. */
+	if (s.removed)
+		tracepoint_synchronize_unregister();
+	return s.removed;
 }

@@ -379,8 +379,11 @@ static void tpt_test_module_table(struct kunit *test)
 	tracepoint_module_going(&table);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	KUNIT_EXPECT_NULL(test, tracepoint_find("tpt_modlike"));
+	/* Removed with its probes: the key is off, nothing to unregister. */
+	KUNIT_EXPECT_FALSE(test, trace_tpt_modlike_enabled());
+	KUNIT_EXPECT_NULL(test, __tracepoint_tpt_modlike.funcs);
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_modlike(tpt_probe_a, &log),
-			0);
+			-ENOENT);
 	tracepoint_module_coming(&table);
 	warns = nr_warnings;
 	tracepoint_module_going(&table);

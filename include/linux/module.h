@@ -12,6 +12,10 @@
  *
  * Lock order, outermost first (the lock-order checker knows it):
  *   module_mutex -> cpu_hotplug_lock (read) -> jump_label_mutex -> text_mutex
+ * and, for a module's tracepoints and events (loaded before init, removed
+ * after exit, both under module_mutex):
+ *   module_mutex -> event_mutex -> cpu_hotplug_lock (read)
+ *     -> tracepoints_mutex -> jump_label_mutex -> text_mutex
  * A module's init and exit run without module_mutex held, so they may
  * flip keys, take the hotplug lock or load other modules.
  */
@@ -21,6 +25,7 @@
 #include <linux/init.h>
 #include <linux/list.h>
 #include <linux/module_mem.h>
+#include <linux/tracepoint-defs.h>
 
 #define MODULE_NAME_LEN 56
 
@@ -70,6 +75,13 @@ struct module {
 	struct jump_entry *jump_entries;
 	unsigned int num_jump_entries;
 	bool jump_init_done;		/* init text gone: skip its sites */
+
+	/*
+	 * Its __tracepoints_ptrs and _ftrace_events, listed by the
+	 * tracepoint code and the tracer from before init to after exit.
+	 */
+	struct tracepoint_table tracepoints;
+	struct trace_event_table trace_events;
 
 	/* Its symbols for %pS and kallsyms_lookup(), in module memory. */
 	const struct elf64_sym *symtab;

@@ -80,17 +80,25 @@ int trace_event_format(struct trace_event_call *call, char *buf,
 const char *trace_boot_events(void);
 
 /*
- * The slot for a module's events (its _ftrace_events section), as for
- * its tracepoints (<linux/tracepoint.h>): added before the module's init,
- * removed after its exit, which also disables those still enabled.
+ * The slot for a module's events (its _ftrace_events section, struct
+ * trace_event_table in <linux/tracepoint-defs.h>), as for its tracepoints
+ * (<linux/tracepoint.h>): added before the module's init, removed after
+ * its exit, which also disables those still enabled and waits until no
+ * CPU can be in their probes. Without CONFIG_TRACING there is no tracer
+ * to tell: the loader's calls do nothing.
  */
-struct trace_event_table {
-	struct list_head list;
-	struct trace_event_call *const *start;
-	unsigned int num;
-};
-
+#ifdef CONFIG_TRACING
 int trace_module_add_events(struct trace_event_table *table);
 void trace_module_remove_events(struct trace_event_table *table);
+#else
+static inline int trace_module_add_events(struct trace_event_table *table)
+{
+	return 0;
+}
+
+static inline void trace_module_remove_events(struct trace_event_table *table)
+{
+}
+#endif
 
 #endif /* _LINUX_TRACE_H */

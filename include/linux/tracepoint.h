@@ -39,9 +39,11 @@
  */
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <generated/tracepoint_calls.h>
 
@@ -102,21 +104,28 @@ static inline bool tracepoint_enabled(struct tracepoint *tp)
 
 /*
  * The slot for tracepoints outside the image (a module's
- * __tracepoints_ptrs section, once the loader exists): the loader fills
- * a struct tracepoint_table and adds it before the module's init runs,
- * and removes it after its exit. Removing a table whose tracepoints
- * still have probes WARNs naming each one (the probes' owners must
- * unregister first) and removes it anyway. Both take tracepoints_mutex.
+ * __tracepoints_ptrs section, struct tracepoint_table in
+ * <linux/tracepoint-defs.h>): the loader adds the module's table before
+ * its init runs, and removes it after its exit or a failed init.
+ * Removing a table whose tracepoints still have probes WARNs naming each
+ * such tracepoint and removes its probes (key disabled, arrays freed
+ * after a grace period): the module's sites and struct tracepoint are
+ * about to go. Both take tracepoints_mutex.
  */
-struct tracepoint_table {
-	struct list_head list;
-	struct module *mod;
-	struct tracepoint *const *start;
-	unsigned int num;
-};
-
 void tracepoint_module_coming(struct tracepoint_table *table);
 void tracepoint_module_going(struct tracepoint_table *table);
+
+/*
+ * The unload safety net: removes every probe whose function lies in
+ * [start, start + size) (a module's text about to be freed) from every
+ * tracepoint, the kernel's and the loaded tables', with a WARN naming the
+ * probe, the tracepoint and owner; then waits until no CPU can still be
+ * running one. Returns how many it removed. The caller may hold
+ * module_mutex (it comes before the hotplug lock).
+ */
+unsigned int tracepoint_remove_probes_within(unsigned long start,
+					     unsigned long size,
+					     const char *owner);
 
 #define PARAMS(args...) args
 #define TP_PROTO(args...) args
@@ -205,6 +214,15 @@ void tracepoint_module_going(struct tracepoint_table *table);
 
 #define DEFINE_TRACE(name, proto, args) \
 	DEFINE_TRACE_FN(name, NULL, NULL, PARAMS(proto), PARAMS(args))
+
+/*
+ * What a module needs of a kernel tracepoint: its struct, to register
+ * probes (register_trace_<name>()), and its iterator, to fire it
+ * (trace_<name>()). GPL-only, as in Linux.
+ */
+#define EXPORT_TRACEPOINT_SYMBOL_GPL(name)          \
+	EXPORT_SYMBOL_GPL(__tracepoint_##name); \
+	EXPORT_SYMBOL_GPL(__traceiter_##name)
 
 extern struct tracepoint *const __start___tracepoints_ptrs[];
 extern struct tracepoint *const __stop___tracepoints_ptrs[];

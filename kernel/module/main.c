@@ -12,13 +12,25 @@
  *      used, which pins it);
  *   5. under text_mutex: copy the sections, apply the relocations;
  *   6. keep the symbol table for %pS; find the exports, the jump table,
- *      init and exit; refuse exports the kernel or a module already has;
+ *      the tracepoint and trace event tables, init and exit; refuse
+ *      exports the kernel or a module already has;
  *   7. final protections: text RX, rodata R, data RW NX; ro_after_init
  *      stays RW for now;
- *   8. list it, COMING; jump_label_module_add();
- *   9. run init without module_mutex;
- *  10. on failure undo everything; on success jump_label_module_init_done(),
- *      free the init regions, seal ro_after_init, LIVE.
+ *   8. list it, COMING; jump_label_module_add(); its tracepoints
+ *      (tracepoint_module_coming()) and events (trace_module_add_events())
+ *      join the kernel's, so that init may probe or fire them;
+ *   9. fire module_load; run init without module_mutex;
+ *  10. on failure fire module_free and undo everything (its events, stray
+ *      probes in its text, its tracepoints, its jump labels, ...); on
+ *      success remove stray probes in its init text,
+ *      jump_label_module_init_done(), free the init regions, seal
+ *      ro_after_init, LIVE.
+ *
+ * Unloading runs exit, fires module_free, then under module_mutex undoes
+ * step 8 in reverse: the module's events (disabled if enabled), every
+ * probe still registered whose function is in its text (WARNed about:
+ * the module should have unregistered it in its exit), its tracepoints
+ * (any probe left on them WARNed about and removed), its jump labels.
  *
  * Any failure undoes the steps before it (goto ladder), so a refusal
  * leaves frames, kmalloc and the module area as they were.
@@ -40,6 +52,8 @@
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <asm/text-patching.h>
+#include <trace/events/module.h>
+#include "internal.h"
 
 DEFINE_MUTEX(module_mutex);
 LIST_HEAD(modules);
@@ -303,6 +317,7 @@ static int find_module_sections(struct load_info *info, struct module *mod)
 {
 	unsigned int i = module_find_section(info, "__jump_table");
 	u64 size = info->sechdrs[i].sh_size;
+	int ret;
 
 	if (i && size % sizeof(struct jump_entry)) {
 		module_elf_err(
@@ -316,6 +331,9 @@ static int find_module_sections(struct load_info *info, struct module *mod)
 			(void *)(unsigned long)module_section_addr(info, i);
 		mod->num_jump_entries = size / sizeof(struct jump_entry);
 	}
+	ret = module_find_tracing(info, mod);
+	if (ret)
+		return ret;
 	if (info->init_sym)
 		mod->init = (void *)(unsigned long)info->symval[info->init_sym];
 	if (info->exit_sym)
@@ -492,6 +510,8 @@ static void finish_init(struct module *mod)
 {
 	struct module_memory *ro = &mod->mem[MOD_RO_AFTER_INIT];
 
+	/* Init text is freed below: nothing may call into it any more. */
+	module_tracing_init_done(mod);
 	jump_label_module_init_done(mod);
 	free_init_regions(mod);
 	/* Cannot fail short of memory to split the direct map: then warn. */
@@ -503,17 +523,22 @@ static void finish_init(struct module *mod)
 /* Steps 9 and 10: init runs without module_mutex (it may load modules). */
 static struct module *do_init_module(struct module *mod)
 {
-	int ret = mod->init ? mod->init() : 0;
+	int ret;
 
+	trace_module_load(mod);
+	ret = mod->init ? mod->init() : 0;
 	if (ret > 0) {
 		pr_warn("module %s: init returned %d, not 0 or -errno: taken as 0\n",
 			mod->name, ret);
 		ret = 0;
 	}
+	if (ret)
+		trace_module_free(mod);
 	mutex_lock(&module_mutex);
 	if (ret) {
 		pr_err("module %s: init failed with %d\n", mod->name, ret);
 		mod->state = MODULE_STATE_GOING;
+		module_tracing_going(mod);
 		jump_label_module_del(mod);
 		release_failed_module(mod);
 	} else {
@@ -523,7 +548,10 @@ static struct module *do_init_module(struct module *mod)
 	return ret ? ERR_PTR(ret) : mod;
 }
 
-/* Step 8: visible to lookups and to find_symbol(), then its jump labels. */
+/*
+ * Step 8: visible to lookups and to find_symbol(), then its jump labels,
+ * then its tracepoints and events.
+ */
 static int link_coming(struct module *mod)
 {
 	int ret;
@@ -536,8 +564,10 @@ static int link_coming(struct module *mod)
 		synchronize_rcu();
 		module_unref_all(mod);
 		free_module_memory(mod);
+		return ret;
 	}
-	return ret;
+	module_tracing_coming(mod);
+	return 0;
 }
 
 struct module *load_module_blob(const struct module_blob *blob)
@@ -645,7 +675,9 @@ int delete_module(const char *name)
 		return ret;
 	if (mod->exit)
 		mod->exit();
+	trace_module_free(mod);
 	mutex_lock(&module_mutex);
+	module_tracing_going(mod);
 	jump_label_module_del(mod);
 	list_del_rcu(&mod->list);
 	synchronize_rcu();

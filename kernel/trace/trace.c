@@ -11,12 +11,15 @@
  * commits it, without a lock.
  *
  * Locks: event_mutex (enabling, the event tables) is taken before the
- * tracepoint code's (the hotplug lock, tracepoints_mutex); readers take
- * trace_read_mutex, which owns the per-CPU lookahead records.
+ * tracepoint code's (the hotplug lock, tracepoints_mutex), and after the
+ * loader's module_mutex; readers take trace_read_mutex, which owns the
+ * per-CPU lookahead records, then event_mutex to print a record (a
+ * module's printer is its text).
  */
 #define pr_fmt(fmt) "trace: " fmt
 
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -129,11 +132,13 @@ void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	trace_save_cmdline(current);
 	return ent;
 }
+EXPORT_SYMBOL_GPL(trace_event_buffer_reserve);
 
 void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
 	ring_buffer_unlock_commit(&fbuffer->handle);
 }
+EXPORT_SYMBOL_GPL(trace_event_buffer_commit);
 
 /* The events */
 
@@ -232,6 +237,7 @@ int trace_set_clr_event(const char *system, const char *event, int set)
 
 	return trace_match_all(&m);
 }
+EXPORT_SYMBOL_GPL(trace_set_clr_event);
 
 struct trace_event_call *trace_event_find(const char *system, const char *name)
 {
@@ -270,6 +276,7 @@ int trace_set_event(const char *spec, bool enable)
 		return by_system;
 	return by_event && by_system ? -EINVAL : 0;
 }
+EXPORT_SYMBOL_GPL(trace_set_event);
 
 int trace_set_event_list(const char *list, bool enable)
 {
@@ -327,13 +334,18 @@ static void trace_match_type(struct trace_event_call *call, void *priv)
 		l->call = call;
 }
 
+/*
+ * The event of a record type, or NULL (a module's that was unloaded:
+ * types are never reused). event_mutex held, which keeps a module's
+ * event, and its printer, from going while the caller uses them.
+ */
 static struct trace_event_call *trace_event_by_type(unsigned short type)
 {
 	struct trace_type_lookup l = { .type = type };
 
 	if (type >= 1 && type <= trace_kernel_events())
 		return __start_ftrace_events[type - 1];
-	for_each_trace_event(trace_match_type, &l);
+	__for_each_trace_event(trace_match_type, &l);
 	return l.call;
 }
 
@@ -384,12 +396,14 @@ static int trace_format_record(char *buf, size_t size, unsigned int cpu,
 			       const struct trace_pending *p)
 {
 	const struct trace_entry *ent = (const void *)p->rec;
-	struct trace_event_call *call = trace_event_by_type(ent->type);
+	struct trace_event_call *call;
 	char comm[TASK_COMM_LEN], flags[6];
 	int n;
 
 	trace_find_cmdline(ent->pid, comm);
 	trace_flags_str(ent, flags);
+	mutex_lock(&event_mutex);
+	call = trace_event_by_type(ent->type);
 	n = scnprintf(buf, size, "%16s-%-7d [%03u] %s %5llu.%06llu: %s: ", comm,
 		      ent->pid, cpu, flags, p->ts / 1000000000,
 		      (p->ts / 1000) % 1000000,
@@ -398,6 +412,7 @@ static int trace_format_record(char *buf, size_t size, unsigned int cpu,
 		n += call->class->output(buf + n, size - n, ent);
 	else
 		n += scnprintf(buf + n, size - n, "type=%u", ent->type);
+	mutex_unlock(&event_mutex);
 	return n + scnprintf(buf + n, size - n, "\n");
 }
 

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KERNEL_MODULE_INTERNAL_H
+#define _KERNEL_MODULE_INTERNAL_H
+
+/*
+ * Between the loader (main.c) and its tracing part (tracing.c), which is
+ * linked after the benchmarks so that it moves none of their code.
+ */
+struct load_info;
+struct module;
+
+/* Step 6: finds __tracepoints_ptrs and _ftrace_events; 0 or -ENOEXEC. */
+int module_find_tracing(struct load_info *info, struct module *mod);
+/* Step 8, under module_mutex: its tracepoints and events join the kernel's. */
+void module_tracing_coming(struct module *mod);
+/* Step 10, before the init text is freed: stray probes in it removed. */
+void module_tracing_init_done(struct module *mod);
+/* After exit or a failed init, under module_mutex: undoes the above. */
+void module_tracing_going(struct module *mod);
+
+#endif /* _KERNEL_MODULE_INTERNAL_H */
