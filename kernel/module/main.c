@@ -69,26 +69,35 @@ static const char *info_name(const struct load_info *info)
 	return info->modname ?: info->name ?: "?";
 }
 
-void module_elf_err(const struct load_info *info, const char *fmt, ...)
+/* One line "module NAME: ..." at error or warning level. */
+static void module_elf_vlog(bool err, const struct load_info *info,
+			    const char *fmt, va_list args)
 {
 	char buf[192];
+
+	vscnprintf(buf, sizeof(buf), fmt, args);
+	if (err)
+		pr_err("module %s: %s\n", info_name(info), buf);
+	else
+		pr_warn("module %s: %s\n", info_name(info), buf);
+}
+
+void module_elf_err(const struct load_info *info, const char *fmt, ...)
+{
 	va_list args;
 
 	va_start(args, fmt);
-	vscnprintf(buf, sizeof(buf), fmt, args);
+	module_elf_vlog(true, info, fmt, args);
 	va_end(args);
-	pr_err("module %s: %s\n", info_name(info), buf);
 }
 
 void module_elf_warn(const struct load_info *info, const char *fmt, ...)
 {
-	char buf[192];
 	va_list args;
 
 	va_start(args, fmt);
-	vscnprintf(buf, sizeof(buf), fmt, args);
+	module_elf_vlog(false, info, fmt, args);
 	va_end(args);
-	pr_warn("module %s: %s\n", info_name(info), buf);
 }
 
 void *module_elf_alloc(size_t size)
