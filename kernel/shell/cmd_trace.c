@@ -7,15 +7,43 @@
 #include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/shell.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
 #include <asm/text-patching-stats.h>
 
+#define TP_SHOW_EVENTS 32
+#define TP_SHOW_NAME 48
+
+/*
+ * The enabled events' names are copied first, under the tracer's
+ * event_mutex: for_each_tracepoint() holds tracepoints_mutex, which
+ * nests inside event_mutex, so its callback must not ask the tracer.
+ */
 struct tp_show {
 	const char *glob;
-	unsigned int shown, total;
+	unsigned int shown, total, events;
+	char (*on)[TP_SHOW_NAME];
 };
+
+static void tp_note_enabled(struct trace_event_call *call, void *priv)
+{
+	struct tp_show *s = priv;
+
+	if (call->enabled && s->events < TP_SHOW_EVENTS)
+		strscpy(s->on[s->events++], call->name, TP_SHOW_NAME);
+}
+
+static bool tp_event_on(const struct tp_show *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->events; i++)
+		if (!strcmp(s->on[i], name))
+			return true;
+	return false;
+}
 
 static unsigned int tp_probes(struct tracepoint *tp)
 {
@@ -42,18 +70,25 @@ static void tp_show_one(struct tracepoint *tp, void *priv)
 	shell_printf("%-28s %-8s %6u %-8s %s\n", tp->name,
 		     tracepoint_enabled(tp) ? "enabled" : "disabled",
 		     tp_probes(tp),
-		     trace_event_is_enabled(NULL, tp->name) ? "on" : "off",
+		     tp_event_on(s, tp->name) ? "on" : "off",
 		     mod ? mod->name : "-");
 }
 
 static int cmd_tracepoints(int argc, char **argv)
 {
-	struct tp_show s = { argc > 1 ? argv[1] : "*", 0, 0 };
+	struct tp_show s = { argc > 1 ? argv[1] : "*" };
 
+	s.on = kcalloc(TP_SHOW_EVENTS, TP_SHOW_NAME, GFP_KERNEL);
+	if (!s.on) {
+		shell_printf("tracepoints: out of memory\n");
+		return -ENOMEM;
+	}
+	for_each_trace_event(tp_note_enabled, &s);
 	shell_printf("%-28s %-8s %6s %-8s %s\n", "TRACEPOINT", "KEY", "PROBES",
 		     "EVENT", "MODULE");
 	for_each_tracepoint(tp_show_one, &s);
 	shell_printf("%u of %u tracepoints\n", s.shown, s.total);
+	kfree(s.on);
 	return 0;
 }
 
