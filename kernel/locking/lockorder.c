@@ -654,24 +654,27 @@ unsigned int lockorder_nr_edges(void)
 	return READ_ONCE(nr_edges);
 }
 
-unsigned int lockorder_set_max_classes(unsigned int max)
+/* Sets a table's limit (capped at its size) and rearms its "full" report. */
+static unsigned int lockorder_set_max(unsigned int *limit, unsigned int size,
+				      bool *full_said, unsigned int max)
 {
 	unsigned long flags = lockorder_lock_irqsave();
-	unsigned int old = max_classes;
+	unsigned int old = *limit;
 
-	max_classes = min(max, (unsigned int)LOCKORDER_MAX_CLASSES);
-	classes_full_said = false;
+	*limit = min(max, size);
+	*full_said = false;
 	lockorder_unlock_irqrestore(flags);
 	return old;
 }
 
+unsigned int lockorder_set_max_classes(unsigned int max)
+{
+	return lockorder_set_max(&max_classes, LOCKORDER_MAX_CLASSES,
+				 &classes_full_said, max);
+}
+
 unsigned int lockorder_set_max_edges(unsigned int max)
 {
-	unsigned long flags = lockorder_lock_irqsave();
-	unsigned int old = max_edges;
-
-	max_edges = min(max, (unsigned int)LOCKORDER_MAX_EDGES);
-	edges_full_said = false;
-	lockorder_unlock_irqrestore(flags);
-	return old;
+	return lockorder_set_max(&max_edges, LOCKORDER_MAX_EDGES,
+				 &edges_full_said, max);
 }
