@@ -261,15 +261,12 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
-static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
+/* The inc that may patch: under jump_label_mutex, the hotplug lock held. */
+static bool static_key_inc_locked(struct static_key *key, unsigned long caller)
 {
 	bool ret = true;
 	int v;
 
-	if (!static_key_check_use(key, caller))
-		return false;
-	if (__static_key_inc_not_disabled(key))
-		return true;
 	jump_label_lock();
 	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
@@ -286,6 +283,15 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 	return ret;
 }
 
+static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
+{
+	if (!static_key_check_use(key, caller))
+		return false;
+	if (__static_key_inc_not_disabled(key))
+		return true;
+	return static_key_inc_locked(key, caller);
+}
+
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
 {
 	bool locked = static_key_cpus_lock(key, _RET_IP_);
@@ -300,12 +306,13 @@ bool static_key_slow_inc(struct static_key *key)
 {
 	bool ret;
 
+	if (!static_key_check_use(key, _RET_IP_))
+		return false;
 	/* The fast path changes no code: no need for the hotplug lock. */
-	if (likely(static_key_check_use(key, _RET_IP_) &&
-		   __static_key_inc_not_disabled(key)))
+	if (likely(__static_key_inc_not_disabled(key)))
 		return true;
 	cpus_read_lock();
-	ret = __static_key_slow_inc(key, _RET_IP_);
+	ret = static_key_inc_locked(key, _RET_IP_);
 	cpus_read_unlock();
 	return ret;
 }
@@ -322,16 +329,12 @@ static bool static_key_dec_above_one(struct static_key *key)
 	return false;
 }
 
-static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
+/* The dec that may patch: under jump_label_mutex, the hotplug lock held. */
+static void static_key_dec_locked(struct static_key *key, unsigned long caller)
 {
 	enum static_key_misuse kind;
 	int v;
 
-	if (!static_key_check_use(key, caller))
-		return;
-	/* Fast path: the count stays above zero, no code changes. */
-	if (static_key_dec_above_one(key))
-		return;
 	jump_label_lock();
 	v = atomic_read(&key->enabled);
 	for (;;) {
@@ -351,6 +354,16 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 	jump_label_unlock();
 }
 
+static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
+{
+	if (!static_key_check_use(key, caller))
+		return;
+	/* Fast path: the count stays above zero, no code changes. */
+	if (static_key_dec_above_one(key))
+		return;
+	static_key_dec_locked(key, caller);
+}
+
 void static_key_slow_dec_cpuslocked(struct static_key *key)
 {
 	bool locked = static_key_cpus_lock(key, _RET_IP_);
@@ -362,11 +375,12 @@ EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
 void static_key_slow_dec(struct static_key *key)
 {
-	if (likely(static_key_check_use(key, _RET_IP_) &&
-		   static_key_dec_above_one(key)))
+	if (!static_key_check_use(key, _RET_IP_))
+		return;
+	if (likely(static_key_dec_above_one(key)))
 		return;
 	cpus_read_lock();
-	__static_key_slow_dec(key, _RET_IP_);
+	static_key_dec_locked(key, _RET_IP_);
 	cpus_read_unlock();
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
