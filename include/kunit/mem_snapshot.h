@@ -12,6 +12,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <asm/pgtable.h>
+#include <kunit/test.h>
 
 struct kunit_mem {
 	unsigned long frames; /* free + page tables + kmalloc's */
@@ -31,6 +32,35 @@ static inline bool kunit_mem_equal(const struct kunit_mem *a,
 {
 	return a->frames == b->frames && a->objects == b->objects &&
 	       a->bytes == b->bytes;
+}
+
+/*
+ * Runs op until one run leaves the counts as it found them, three runs at
+ * most (or until the case has failed): other CPUs allocate and free
+ * meanwhile, while a leak shows on every run. settle, if set, runs before
+ * each count (rcu_barrier(), say). The last run's counts must be equal.
+ */
+static inline void kunit_expect_no_leak(struct kunit *test,
+					void (*op)(struct kunit *test,
+						   void *arg),
+					void *arg, void (*settle)(void))
+{
+	struct kunit_mem before, after;
+	unsigned int tries = 0;
+
+	do {
+		if (settle)
+			settle();
+		kunit_mem_snapshot(&before);
+		op(test, arg);
+		if (settle)
+			settle();
+		kunit_mem_snapshot(&after);
+	} while (!kunit_mem_equal(&before, &after) && ++tries < 3 &&
+		 !test->status);
+	KUNIT_EXPECT_EQ(test, after.frames, before.frames);
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects);
+	KUNIT_EXPECT_EQ(test, after.bytes, before.bytes);
 }
 
 #endif /* _KUNIT_MEM_SNAPSHOT_H */
