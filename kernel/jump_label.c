@@ -606,6 +606,18 @@ bool jump_label_sort_entries(struct jump_entry *start, struct jump_entry *stop)
 	return true;
 }
 
+extern struct static_key_def __start___static_keys[];
+extern struct static_key_def __stop___static_keys[];
+
+static int static_key_def_cmp(const void *a, const void *b)
+{
+	const struct static_key_def *da = a, *db = b;
+
+	if (da->key != db->key)
+		return da->key < db->key ? -1 : 1;
+	return 0;
+}
+
 static bool within_init_text(unsigned long addr)
 {
 	return addr >= (unsigned long)__init_text_begin &&
@@ -655,6 +667,9 @@ void __init jump_label_init(void)
 	cpus_read_lock();
 	jump_label_lock();
 	s->sorted_at_boot = jump_label_sort_entries(start, stop);
+	sort(__start___static_keys,
+	     __stop___static_keys - __start___static_keys,
+	     sizeof(struct static_key_def), static_key_def_cmp, NULL);
 	jump_label_link(start, stop);
 	static_key_initialized = true;
 	s->entries = stop - start;
@@ -768,22 +783,84 @@ static bool within_module_data(unsigned long addr, unsigned long len,
  * A key must be a struct static_key in writable data: the kernel's (its
  * ro_after_init, data and bss), the module's own, or another loaded
  * module's. Called with module_mutex held, so the module list holds still.
+ * *owner: the module holding it, NULL for the kernel.
  */
-static bool jump_label_key_plausible(struct module *mod, struct static_key *key)
+static bool jump_label_key_plausible(struct module *mod, struct static_key *key,
+				     struct module **owner)
 {
 	unsigned long k = (unsigned long)key, len = sizeof(*key);
-	struct module *owner;
 
+	*owner = NULL;
 	if (k % __alignof__(struct static_key))
 		return false;
 	if ((k >= (unsigned long)_sdata && k + len <= (unsigned long)_edata) ||
 	    (k >= (unsigned long)__bss_start &&
 	     k + len <= (unsigned long)__bss_stop))
 		return true;
+	*owner = mod;
 	if (within_module_data(k, len, mod))
 		return true;
-	owner = __module_address(k);
-	return owner && owner != mod && within_module_data(k, len, owner);
+	*owner = __module_address(k);
+	return *owner && *owner != mod && within_module_data(k, len, *owner);
+}
+
+/* The def of the n sorted (by address) or unsorted defs listing key k. */
+static const struct static_key_def *
+static_key_def_find(const struct static_key_def *defs, unsigned int n,
+		    unsigned long k, bool sorted)
+{
+	const unsigned long sz = sizeof(struct static_key);
+	unsigned int lo = 0, hi = n, i;
+	unsigned long base;
+
+	while (lo < hi) {
+		i = sorted ? lo + (hi - lo) / 2 : lo;
+		base = (unsigned long)defs[i].key;
+		if (k >= base && k - base < defs[i].count * sz)
+			return (k - base) % sz ? NULL : &defs[i];
+		if (sorted && k < base)
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	return NULL;
+}
+
+/* True if a kernel jump entry names key: the table is sorted by key. */
+static bool jump_label_kernel_key(unsigned long k)
+{
+	struct jump_entry *start = __start___jump_table;
+	unsigned long lo = 0, hi = __stop___jump_table - start, i, ik;
+
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		ik = (unsigned long)jump_entry_key(start + i);
+		if (ik == k)
+			return true;
+		if (k < ik)
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	return false;
+}
+
+/*
+ * A plausible key is a real one if its owner defined it as a key: the
+ * kernel's __static_keys (or a key of the kernel's own sites, which may
+ * come from the old API's initializers), or the module's.
+ */
+static bool jump_label_key_defined(struct static_key *key, struct module *owner)
+{
+	unsigned long k = (unsigned long)key;
+
+	if (owner)
+		return static_key_def_find(owner->static_keys,
+					   owner->num_static_keys, k, false);
+	return static_key_def_find(__start___static_keys,
+				   __stop___static_keys - __start___static_keys,
+				   k, true) ||
+	       jump_label_kernel_key(k);
 }
 
 /*
@@ -818,6 +895,7 @@ static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 	unsigned long code = jump_entry_code(entry);
 	unsigned long target = jump_entry_target(entry);
 	struct static_key *key = jump_entry_key(entry);
+	struct module *owner;
 	int size;
 
 	if (module_text_region(mod, code, 1) == MOD_MEM_NUM_TYPES) {
@@ -832,9 +910,16 @@ static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 		       mod->name, i, (void *)code, size, (void *)target);
 		return -EINVAL;
 	}
-	if (!jump_label_key_plausible(mod, key)) {
+	if (!jump_label_key_plausible(mod, key, &owner)) {
 		pr_err("module %s: jump entry %u: key %p of site %pS is not in kernel or module data\n",
 		       mod->name, i, key, (void *)code);
+		return -EINVAL;
+	}
+	if (!jump_label_key_defined(key, owner)) {
+		pr_err("module %s: jump entry %u: key %p (%pS) of site %pS is not the start of a static key of %s%s\n",
+		       mod->name, i, key, key, (void *)code,
+		       owner ? "module " : "the kernel",
+		       owner ? owner->name : "");
 		return -EINVAL;
 	}
 	if (jump_label_key_link(mod, key) == KEY_NOT_YET_SEALED) {
@@ -850,6 +935,60 @@ static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+struct jump_site {
+	unsigned long code;
+	unsigned int entry;
+};
+
+static int jump_site_cmp(const void *a, const void *b)
+{
+	const struct jump_site *sa = a, *sb = b;
+
+	if (sa->code != sb->code)
+		return sa->code < sb->code ? -1 : 1;
+	return 0;
+}
+
+/*
+ * No two entries may share (or overlap) a site: a flip of one key would
+ * find the other's bytes there. The sites sorted by address, one pass.
+ * 0, or -EINVAL/-ENOMEM after a line naming both entries.
+ */
+static int jump_label_module_check_sites(struct module *mod)
+{
+	unsigned int i, n = mod->num_jump_entries;
+	struct jump_entry *e = mod->jump_entries;
+	struct jump_site *sites;
+	int ret = 0;
+
+	sites = kmalloc(n * sizeof(*sites), GFP_KERNEL);
+	if (!sites) {
+		pr_err("module %s: jump_label: out of memory checking its sites\n",
+		       mod->name);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		sites[i].code = jump_entry_code(e + i);
+		sites[i].entry = i;
+	}
+	sort(sites, n, sizeof(*sites), jump_site_cmp, NULL);
+	for (i = 1; i < n && !ret; i++) {
+		struct jump_entry *prev = e + sites[i - 1].entry;
+
+		if (sites[i - 1].code + arch_jump_entry_size(prev) <=
+		    sites[i].code)
+			continue;
+		pr_err("module %s: jump entries %u and %u: site %pS (key %pS) overlaps site %pS (key %pS)\n",
+		       mod->name, sites[i - 1].entry, sites[i].entry,
+		       (void *)sites[i - 1].code, jump_entry_key(prev),
+		       (void *)sites[i].code,
+		       jump_entry_key(e + sites[i].entry));
+		ret = -EINVAL;
+	}
+	kfree(sites);
+	return ret;
 }
 
 /* Makes key LINKED if it is not, keeping its kernel entries first. */
@@ -1020,6 +1159,9 @@ int jump_label_module_add(struct module *mod)
 		if (ret)
 			return ret;
 	}
+	ret = jump_label_module_check_sites(mod);
+	if (ret)
+		return ret;
 	jm = kzalloc(sizeof(*jm), GFP_KERNEL);
 	if (!jm)
 		return -ENOMEM;
@@ -1197,3 +1339,26 @@ void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
 	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
 }
 EXPORT_SYMBOL_GPL(jump_label_rate_limit);
+
+#ifdef CONFIG_MODULES
+/*
+ * Runs now the pending last dec of each deferred key mod defines: its
+ * delayed work lives in mod's memory, which is about to be freed. Called
+ * after its exit, without module_mutex (the work takes the hotplug lock
+ * and jump_label_mutex).
+ */
+void jump_label_module_flush(struct module *mod)
+{
+	const struct static_key_def *def;
+	struct static_key_deferred *dk;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_static_keys; i++) {
+		def = &mod->static_keys[i];
+		if (!(def->flags & STATIC_KEY_DEF_DEFERRED))
+			continue;
+		dk = container_of(def->key, struct static_key_deferred, key);
+		static_key_deferred_flush(dk);
+	}
+}
+#endif

@@ -169,12 +169,33 @@ def variants(m):
         at(key + 8, "Q", (m.section_sym(".text") << 32) | 2)(d))
     yield "jbytes", at(site0, "2s", b"\x0f\x0b")
 
+    # Entry 1's key (jlm_core_true) moved 8 bytes in: kernel data, no key.
+    k1 = m.relas[rjt][m.jump_rela(2, 1)]
+    yield "jkeyoff", at(m.rela_off(rjt, m.jump_rela(2, 1)) + 16, "q",
+                        k1["r_addend"] + 8)
+    # Entry 0's key aimed at the module's own cu_probe: its data, no key.
+    k0 = m.relas[rjt][m.jump_rela(2)]
+    probe = m.syms["cu_probe"]
+    yield "jkeydata", lambda d: at(key + 16, "q", probe[1]["st_value"] +
+                                   (k0["r_addend"] & 1))(
+        at(key + 8, "Q", (probe[0] << 32) | 2)(d))
+
+    # Entry 1 (jlm_core_true) given entry 0's site and target (jlm_core_ro).
+    def dup(d):
+        for field in (0, 1):
+            src = m.relas[rjt][m.jump_rela(field)]
+            off = m.rela_off(rjt, m.jump_rela(field, 1))
+            put(d, off + 8, "Qq", src["r_info"], src["r_addend"])
+        return d
+    yield "jdup", dup
+
 
 # What variants() makes, for make (--list) before any module exists.
 NAMES = """truncated magic class32 endian identver exec machine version
     shentsize shoff shstrndx secpast secsize align strtab nosymtab
     symname symshndx symcommon relsec rtarget rlink rsymbol roffset
-    rtype roverflow undefined gplonly jsite jkey jbytes""".split()
+    rtype roverflow undefined gplonly jsite jkey jbytes jkeyoff jkeydata
+    jdup""".split()
 
 
 def main(argv):

@@ -97,26 +97,51 @@ struct static_key_false {
 #define STATIC_KEY_FALSE_INIT \
 	(struct static_key_false) { .key = __STATIC_KEY_INIT_FALSE }
 
-#define DEFINE_STATIC_KEY_TRUE(name) \
-	struct static_key_true name = STATIC_KEY_TRUE_INIT
-#define DEFINE_STATIC_KEY_FALSE(name) \
-	struct static_key_false name = STATIC_KEY_FALSE_INIT
+/*
+ * Every key the DEFINE_ macros make is listed in __static_keys, the
+ * kernel's or its module's: a module's jump entry may only name a listed
+ * key (or one of the kernel's own sites), since linking writes the key
+ * (kernel/jump_label.c). count keys from key on; flags say what holds them.
+ */
+struct static_key_def {
+	struct static_key *key;
+	unsigned int count;
+	unsigned int flags;
+};
+
+/* key is the key of a struct static_key_deferred (or _true/_false_). */
+#define STATIC_KEY_DEF_DEFERRED 1U
+
+#define __STATIC_KEY_DEF(name, k, n, f)                                  \
+	static const struct static_key_def __static_key_def_##name __used \
+		__section("__static_keys") __aligned(8) = { (k), (n), (f) }
+
+#define DEFINE_STATIC_KEY_TRUE(name)                       \
+	struct static_key_true name = STATIC_KEY_TRUE_INIT; \
+	__STATIC_KEY_DEF(name, &(name).key, 1, 0)
+#define DEFINE_STATIC_KEY_FALSE(name)                        \
+	struct static_key_false name = STATIC_KEY_FALSE_INIT; \
+	__STATIC_KEY_DEF(name, &(name).key, 1, 0)
 /* Keys that only change during boot: read-only once init is done. */
-#define DEFINE_STATIC_KEY_TRUE_RO(name) \
-	struct static_key_true name __ro_after_init = STATIC_KEY_TRUE_INIT
-#define DEFINE_STATIC_KEY_FALSE_RO(name) \
-	struct static_key_false name __ro_after_init = STATIC_KEY_FALSE_INIT
+#define DEFINE_STATIC_KEY_TRUE_RO(name)                                     \
+	struct static_key_true name __ro_after_init = STATIC_KEY_TRUE_INIT; \
+	__STATIC_KEY_DEF(name, &(name).key, 1, 0)
+#define DEFINE_STATIC_KEY_FALSE_RO(name)                                      \
+	struct static_key_false name __ro_after_init = STATIC_KEY_FALSE_INIT; \
+	__STATIC_KEY_DEF(name, &(name).key, 1, 0)
 #define DECLARE_STATIC_KEY_TRUE(name) extern struct static_key_true name
 #define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
 
 #define DEFINE_STATIC_KEY_ARRAY_TRUE(name, count)                   \
 	struct static_key_true name[count] = {                       \
 		[0 ... (count) - 1] = STATIC_KEY_TRUE_INIT,          \
-	}
+	};                                                           \
+	__STATIC_KEY_DEF(name, &(name)[0].key, count, 0)
 #define DEFINE_STATIC_KEY_ARRAY_FALSE(name, count)                  \
 	struct static_key_false name[count] = {                      \
 		[0 ... (count) - 1] = STATIC_KEY_FALSE_INIT,         \
-	}
+	};                                                           \
+	__STATIC_KEY_DEF(name, &(name)[0].key, count, 0)
 
 /* A key whose default follows a config option: TRUE when cfg=y. */
 #define _DEFINE_STATIC_KEY_1(name) DEFINE_STATIC_KEY_TRUE(name)

@@ -59,7 +59,8 @@ void __static_key_deferred_flush(void *key, struct delayed_work *work);
 		.timeout = (rl),                                    \
 		.work = __DELAYED_WORK_INITIALIZER(                 \
 			(name).work, jump_label_update_timeout, 0), \
-	}
+	};                                                          \
+	__STATIC_KEY_DEF(name, &(name).key.key, 1, STATIC_KEY_DEF_DEFERRED)
 #define DEFINE_STATIC_KEY_DEFERRED_TRUE(name, rl)                    \
 	__DEFINE_STATIC_KEY_DEFERRED(static_key_true_deferred, name, \
 				     __STATIC_KEY_INIT_TRUE, rl)

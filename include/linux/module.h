@@ -75,6 +75,9 @@ struct module {
 	struct jump_entry *jump_entries;
 	unsigned int num_jump_entries;
 	bool jump_init_done;		/* init text gone: skip its sites */
+	/* Its __static_keys: its own keys, which its sites may name. */
+	const struct static_key_def *static_keys;
+	unsigned int num_static_keys;
 
 	/*
 	 * Its __tracepoints_ptrs and _ftrace_events, listed by the
@@ -269,5 +272,7 @@ extern struct module __this_module;
 int jump_label_module_add(struct module *mod);
 void jump_label_module_init_done(struct module *mod);
 void jump_label_module_del(struct module *mod);
+/* After exit: runs the pending dec of each deferred key mod defines. */
+void jump_label_module_flush(struct module *mod);
 
 #endif /* _LINUX_MODULE_H */

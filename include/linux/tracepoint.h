@@ -191,6 +191,8 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
 			.unregfunc = _unreg,                                    \
 			.funcs = NULL,                                          \
 		};                                                              \
+	__STATIC_KEY_DEF(__tracepoint_##_name, &__tracepoint_##_name.key.key, \
+			 1, 0);                                                 \
 	void __traceiter_##_name(proto)                                       \
 	{                                                                     \
 		struct tracepoint_func *__it;                                 \

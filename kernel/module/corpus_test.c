@@ -87,6 +87,15 @@ static const struct corpus_case corpus[] = {
 	  -EINVAL },
 	{ "bad_jbytes", "jump entry 0: site cu_*[bad_jbytes] holds 0f 0b ",
 	  -EINVAL },
+	{ "bad_jkeyoff",
+	  "jump entry 1: key 0x*(jlm_core_true+0x8/0x10) of site cu_*is not the start of a static key of the kernel",
+	  -EINVAL },
+	{ "bad_jkeydata",
+	  "jump entry 0: key 0x*(cu_probe+0x0/0xe0 [bad_jkeydata]) of site cu_*is not the start of a static key of module bad_jkeydata",
+	  -EINVAL },
+	{ "bad_jdup",
+	  "jump entries 0 and 1: site cu_*(key jlm_core_*) overlaps site cu_*(key jlm_core_",
+	  -EINVAL },
 };
 
 /* What a refusal must leave as it found. */

@@ -322,6 +322,56 @@ static int find_exports(struct load_info *info, struct module *mod)
 	return 0;
 }
 
+/* A region the module may keep keys in: written by linking them. */
+static bool within_module_key_data(unsigned long addr, unsigned long len,
+				   struct module *mod)
+{
+	return (within_module_mem_type(addr, mod, MOD_DATA) &&
+		within_module_mem_type(addr + len - 1, mod, MOD_DATA)) ||
+	       (within_module_mem_type(addr, mod, MOD_RO_AFTER_INIT) &&
+		within_module_mem_type(addr + len - 1, mod, MOD_RO_AFTER_INIT));
+}
+
+/*
+ * The module's __static_keys (<linux/jump_label.h>): the keys of its own
+ * that its jump entries may name, and the deferred ones unload flushes.
+ * Each must lie in its writable data, 8-aligned.
+ */
+static int find_static_keys(struct load_info *info, struct module *mod)
+{
+	unsigned int i = module_find_section(info, "__static_keys"), n;
+	const struct static_key_def *defs;
+	unsigned long k, len;
+
+	if (!i)
+		return 0;
+	if (info->sechdrs[i].sh_size % sizeof(*defs)) {
+		module_elf_err(
+			info,
+			"__static_keys of 0x%lx bytes is not a whole number of entries (%zu bytes)",
+			info->sechdrs[i].sh_size, sizeof(*defs));
+		return -ENOEXEC;
+	}
+	defs = (void *)(unsigned long)module_section_addr(info, i);
+	n = info->sechdrs[i].sh_size / sizeof(*defs);
+	for (i = 0; i < n; i++) {
+		k = (unsigned long)defs[i].key;
+		len = (unsigned long)defs[i].count * sizeof(struct static_key);
+		if (defs[i].count && defs[i].count <= 0x10000 &&
+		    !(k % __alignof__(struct static_key)) &&
+		    within_module_key_data(k, len, mod))
+			continue;
+		module_elf_err(
+			info,
+			"__static_keys entry %u: %u keys at %p are not in the module's data",
+			i, defs[i].count, defs[i].key);
+		return -ENOEXEC;
+	}
+	mod->static_keys = defs;
+	mod->num_static_keys = n;
+	return 0;
+}
+
 static int find_module_sections(struct load_info *info, struct module *mod)
 {
 	unsigned int i = module_find_section(info, "__jump_table");
@@ -340,7 +390,9 @@ static int find_module_sections(struct load_info *info, struct module *mod)
 			(void *)(unsigned long)module_section_addr(info, i);
 		mod->num_jump_entries = size / sizeof(struct jump_entry);
 	}
-	ret = module_find_tracing(info, mod);
+	ret = find_static_keys(info, mod);
+	if (!ret)
+		ret = module_find_tracing(info, mod);
 	if (ret)
 		return ret;
 	if (info->init_sym)
@@ -541,8 +593,10 @@ static struct module *do_init_module(struct module *mod)
 			mod->name, ret);
 		ret = 0;
 	}
-	if (ret)
+	if (ret) {
+		jump_label_module_flush(mod);
 		trace_module_free(mod);
+	}
 	mutex_lock(&module_mutex);
 	if (ret) {
 		pr_err("module %s: init failed with %d\n", mod->name, ret);
@@ -643,6 +697,12 @@ static int try_stop_module(struct module *mod)
 	struct module_use *use;
 	int refs;
 
+	/* Its init may have left work behind that only its exit stops. */
+	if (mod->init && !mod->exit) {
+		pr_err("module %s has an init but no exit: it cannot be removed\n",
+		       mod->name);
+		return -EBUSY;
+	}
 	if (mod->state != MODULE_STATE_LIVE) {
 		pr_err("module %s is %s\n", mod->name,
 		       mod->state == MODULE_STATE_COMING ? "still in its init" :
@@ -684,6 +744,7 @@ int delete_module(const char *name)
 		return ret;
 	if (mod->exit)
 		mod->exit();
+	jump_label_module_flush(mod);
 	trace_module_free(mod);
 	mutex_lock(&module_mutex);
 	module_tracing_going(mod);

@@ -22,8 +22,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/delay.h>
 #include <asm/module.h>
 #include <asm/pgtable.h>
+#include <asm/text-patching-stats.h>
 #include <kunit/test.h>
 #include "test/modtest.h"
 
@@ -419,6 +421,44 @@ static void module_test_init_loads_module(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_basic"), 0);
 }
 
+/* An init without an exit: refused with -EBUSY and one line, kept. */
+static void module_test_no_exit(struct kunit *test)
+{
+	u64 log;
+
+	if (!is_loaded("modtest_noexit"))
+		load_ok(test, "modtest_noexit");
+	log = printk_log_end();
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_noexit"), -EBUSY);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module modtest_noexit has an init but no exit: it cannot be removed\n"));
+	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_noexit"));
+}
+
+/*
+ * An exit that leaves its own deferred key's last dec pending: unload
+ * runs it (the site turns back to a NOP then), so that no timer is left
+ * in freed memory; waiting out the timeout afterwards must not fault.
+ */
+static void module_test_deferred_flush(struct kunit *test)
+{
+	unsigned long sites;
+
+	load_ok(test, "modtest_deferred");
+	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
+	sites = text_poke_stats.sites;
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_deferred"), 0);
+	/* The exit saw the key still on: the dec was deferred. */
+	KUNIT_EXPECT_EQ(test, seen.value[0], 3);
+	if (IS_ENABLED(CONFIG_JUMP_LABEL))
+		KUNIT_EXPECT_EQ(test, text_poke_stats.sites, sites + 1);
+	msleep(3 * 1000 / 10);
+	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_deferred"));
+}
+
 static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_load_unload),
 	KUNIT_CASE(module_test_wx),
@@ -430,6 +470,8 @@ static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_init_fails),
 	KUNIT_CASE(module_test_request_and_names),
 	KUNIT_CASE(module_test_init_loads_module),
+	KUNIT_CASE(module_test_no_exit),
+	KUNIT_CASE(module_test_deferred_flush),
 	{}
 };
 

@@ -108,6 +108,11 @@ SECTIONS
 		__start___jump_table = .;
 		KEEP(*(__jump_table))
 		__stop___jump_table = .;
+		/* The keys modules may name, sorted by jump_label_init(). */
+		. = ALIGN(8);
+		__start___static_keys = .;
+		KEEP(*(__static_keys))
+		__stop___static_keys = .;
 	} :data
 	. = ALIGN(PAGE_SIZE);
 	__end_ro_after_init = .;

@@ -10,6 +10,12 @@ static int __init modtest_nested_init(void)
 	return 0;
 }
 
+/* Without an exit it could not be removed. */
+static void modtest_nested_exit(void)
+{
+}
+
 module_init(modtest_nested_init);
+module_exit(modtest_nested_exit);
 MODULE_INFO(name, KBUILD_MODNAME);
 MODULE_LICENSE("GPL");
