@@ -41,9 +41,10 @@ struct shell_editor {
 	unsigned int len, cursor;
 	char out[SHELL_OUT_MAX];
 	unsigned int out_len;
-	u8 esc; /* escape state: 0, ESC seen, CSI seen */
+	u8 esc; /* escape state: 0, ESC seen, CSI seen, in a string */
 	u8 csi_param; /* the CSI's number so far (ESC [ 3 ~) */
 	bool last_cr; /* a CR ended the last line: skip one LF */
+	bool too_long; /* bytes were dropped: the line is refused */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX];
 	unsigned int hist_next, hist_len, hist_pos;
 	char saved[SHELL_LINE_MAX];

@@ -57,6 +57,12 @@ void for_each_trace_event(void (*fn)(struct trace_event_call *call,
  * each other (a mutex: process context).
  */
 int trace_read_line(char *buf, size_t size);
+/*
+ * The same, but 0 once the oldest record left is newer than until (a
+ * ktime_get_ns() time): a reader that must end although events keep
+ * coming reads what the rings held when it started.
+ */
+int trace_read_line_until(char *buf, size_t size, u64 until);
 /* Prints every line left to the console (like ftrace_dump()), consuming. */
 void trace_dump(void);
 /* Throws away every record still unread. */

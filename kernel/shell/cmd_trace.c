@@ -9,6 +9,7 @@
 #include <linux/shell.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
 #include <asm/text-patching-stats.h>
@@ -127,13 +128,18 @@ static int trace_switch(const char *spec, bool on)
 	return 0;
 }
 
+/*
+ * What the rings hold now, then stop: events may come faster than the
+ * console prints them (irq events), and the command must end.
+ */
 static int trace_show(void)
 {
 	static char line[512]; /* one console thread */
+	u64 now = ktime_get_ns();
 	unsigned int n = 0;
 	int len;
 
-	while ((len = trace_read_line(line, sizeof(line))) > 0) {
+	while ((len = trace_read_line_until(line, sizeof(line), now)) > 0) {
 		shell_write(line, len);
 		n++;
 	}

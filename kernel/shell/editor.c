@@ -8,7 +8,10 @@
  * (ESC [ D / C, or ESC O D / C), home/end (ESC [ H / F, ESC [ 1 ~ / 4 ~,
  * ^A / ^E); up/down walk the history; ^C drops the line; tab asks the
  * caller to complete; CR or LF ends the line (LF right after a CR is
- * skipped, so CR LF is one line). Anything else is ignored.
+ * skipped, so CR LF is one line), even inside an escape sequence. OSC,
+ * DCS, SOS, PM and APC strings are skipped up to BEL or ESC \\. A line
+ * longer than SHELL_LINE_MAX - 1 bytes is refused, with one line, when it
+ * ends. Anything else is ignored.
  */
 #include <linux/kernel.h>
 #include <linux/shell.h>
@@ -16,7 +19,8 @@
 
 #define CTRL(c) ((c)&0x1f)
 #define ESC 0x1b
-enum { ESC_NONE, ESC_SEEN, ESC_CSI };
+/* ESC_STRING: OSC, DCS, SOS, PM or APC, up to BEL or ESC \\ (ST). */
+enum { ESC_NONE, ESC_SEEN, ESC_CSI, ESC_STRING, ESC_STRING_ESC };
 
 static void out_str(struct shell_editor *ed, const char *s, unsigned int n)
 {
@@ -48,6 +52,7 @@ void shell_editor_reset(struct shell_editor *ed)
 	ed->line[0] = '\0';
 	ed->esc = ESC_NONE;
 	ed->hist_pos = 0;
+	ed->too_long = false;
 }
 
 void shell_editor_init(struct shell_editor *ed, const char *prompt)
@@ -61,6 +66,9 @@ void shell_edit_insert(struct shell_editor *ed, const char *s)
 {
 	unsigned int n =
 		min((unsigned int)strlen(s), SHELL_LINE_MAX - 1 - ed->len);
+
+	if (n < strlen(s))
+		ed->too_long = true;
 
 	memmove(ed->line + ed->cursor + n, ed->line + ed->cursor,
 		ed->len - ed->cursor + 1);
@@ -161,8 +169,17 @@ static void escape_final(struct shell_editor *ed, u8 c)
 /* One byte of an escape sequence; parameters are digits and ';'. */
 static void escape_byte(struct shell_editor *ed, u8 c)
 {
+	if (ed->esc == ESC_STRING || ed->esc == ESC_STRING_ESC) {
+		if (c == 0x07 || (ed->esc == ESC_STRING_ESC && c == '\\'))
+			ed->esc = ESC_NONE;
+		else
+			ed->esc = c == ESC ? ESC_STRING_ESC : ESC_STRING;
+		return;
+	}
 	if (ed->esc == ESC_SEEN) {
-		ed->esc = (c == '[' || c == 'O') ? ESC_CSI : ESC_NONE;
+		ed->esc = (c == '[' || c == 'O') ? ESC_CSI :
+			  strchr("]PX^_", c)	 ? ESC_STRING :
+						   ESC_NONE;
 		ed->csi_param = 0;
 		return;
 	}
@@ -207,22 +224,41 @@ static enum shell_edit control_byte(struct shell_editor *ed, u8 c)
 	return SHELL_EDIT_MORE;
 }
 
+/* A line that lost bytes is not run: it ends empty, with one line why. */
+static void refuse_long_line(struct shell_editor *ed)
+{
+	static const char msg[] =
+		"console: line longer than 255 bytes: not run\n";
+
+	BUILD_BUG_ON(SHELL_LINE_MAX != 256);
+
+	out_str(ed, msg, sizeof(msg) - 1);
+	ed->len = ed->cursor = 0;
+	ed->line[0] = '\0';
+	ed->too_long = false;
+}
+
 enum shell_edit shell_edit_byte(struct shell_editor *ed, u8 c)
 {
 	bool after_cr = ed->last_cr;
 	char s[2] = { c, 0 };
 
 	ed->last_cr = false;
-	if (ed->esc != ESC_NONE && c != ESC) {
-		escape_byte(ed, c);
-		return SHELL_EDIT_MORE;
-	}
+	/* A line end ends any escape sequence too: a line is never lost. */
 	if (c == '\r' || c == '\n') {
+		ed->esc = ESC_NONE;
 		if (c == '\n' && after_cr)
 			return SHELL_EDIT_MORE;
 		ed->last_cr = c == '\r';
 		out_str(ed, "\n", 1);
+		if (ed->too_long)
+			refuse_long_line(ed);
 		return SHELL_EDIT_LINE;
+	}
+	if (ed->esc != ESC_NONE &&
+	    (c != ESC || ed->esc == ESC_STRING || ed->esc == ESC_STRING_ESC)) {
+		escape_byte(ed, c);
+		return SHELL_EDIT_MORE;
 	}
 	if (c < 0x20 || c == 0x7f)
 		return control_byte(ed, c);

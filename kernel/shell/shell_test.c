@@ -88,6 +88,64 @@ static void shell_test_insert_and_enter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ed->line[ed->len - 1], 'x');
 }
 
+static bool out_has(struct shell_editor *ed, const char *s)
+{
+	ed->out[min(ed->out_len, (unsigned int)SHELL_OUT_MAX - 1)] = '\0';
+	return strstr(ed->out, s);
+}
+
+/* A line that does not fit is refused whole, with one line, not cut. */
+static void shell_test_long_line(struct kunit *test)
+{
+	struct shell_editor *ed = test->priv;
+	const char *why = "console: line longer than 255 bytes: not run\n";
+	unsigned int i;
+
+	for (i = 0; i < SHELL_LINE_MAX - 1; i++)
+		shell_edit_byte(ed, 'x');
+	KUNIT_EXPECT_EQ(test, feed(ed, "\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_EQ(test, ed->len, SHELL_LINE_MAX - 1);
+	KUNIT_EXPECT_FALSE(test, out_has(ed, why));
+	shell_editor_reset(ed);
+	ed->out_len = 0;
+	/* The probe's line: cut at 255 bytes it would load jlm_base. */
+	feed(ed, "insmod");
+	for (i = 0; i < 241; i++)
+		shell_edit_byte(ed, ' ');
+	KUNIT_EXPECT_EQ(test, feed(ed, "jlm_base_user\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "");
+	KUNIT_EXPECT_TRUE(test, out_has(ed, why));
+	/* The next line is whole again. */
+	shell_editor_reset(ed);
+	ed->out_len = 0;
+	KUNIT_EXPECT_EQ(test, feed(ed, "\nkeys\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "keys");
+	KUNIT_EXPECT_FALSE(test, out_has(ed, why));
+}
+
+/* ESC right before Enter, OSC and other strings: the line survives. */
+static void shell_test_escape_at_line_end(struct kunit *test)
+{
+	struct shell_editor *ed = test->priv;
+
+	KUNIT_EXPECT_EQ(test, feed(ed, "uptime\x1b\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "uptime");
+	shell_editor_reset(ed);
+	KUNIT_EXPECT_EQ(test, feed(ed, "\nkeys\x1b[\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "keys");
+	shell_editor_reset(ed);
+	feed(ed, "\n\x1b]0;rmmod x\x07ke\x1b]8;;http://a\x1b\\ys");
+	KUNIT_EXPECT_STREQ(test, ed->line, "keys");
+	feed(ed, "\x1bP1$r\x1b\x1b\\ \x1b_apc\x07x");
+	KUNIT_EXPECT_STREQ(test, ed->line, "keys x");
+	/* An OSC cut by the line end: the line ends, the OSC with it. */
+	KUNIT_EXPECT_EQ(test, feed(ed, "\x1b]2;title\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "keys x");
+	shell_editor_reset(ed);
+	KUNIT_EXPECT_EQ(test, feed(ed, "\nuptime\r"), SHELL_EDIT_LINE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "uptime");
+}
+
 static void shell_test_delete(struct kunit *test)
 {
 	struct shell_editor *ed = test->priv;
@@ -382,6 +440,8 @@ static void shell_test_fuzz(struct kunit *test)
 
 static struct kunit_case shell_test_cases[] = {
 	KUNIT_CASE(shell_test_insert_and_enter),
+	KUNIT_CASE(shell_test_long_line),
+	KUNIT_CASE(shell_test_escape_at_line_end),
 	KUNIT_CASE(shell_test_delete),
 	KUNIT_CASE(shell_test_cursor),
 	KUNIT_CASE(shell_test_history),

@@ -418,6 +418,11 @@ static int trace_format_record(char *buf, size_t size, unsigned int cpu,
 
 int trace_read_line(char *buf, size_t size)
 {
+	return trace_read_line_until(buf, size, U64_MAX);
+}
+
+int trace_read_line_until(char *buf, size_t size, u64 until)
+{
 	struct trace_pending *p;
 	int cpu, n = 0;
 
@@ -425,6 +430,8 @@ int trace_read_line(char *buf, size_t size)
 		return 0;
 	mutex_lock(&trace_read_mutex);
 	cpu = trace_oldest_cpu();
+	if (cpu >= 0 && trace_pending[cpu].ts > until && !trace_pending[cpu].lost)
+		cpu = -1;
 	if (cpu >= 0) {
 		p = &trace_pending[cpu];
 		if (p->lost) {

@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
+#include <linux/shell.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
@@ -486,6 +487,50 @@ static void tet_test_module_events(struct kunit *test)
 	tracepoint_module_going(&tps);
 }
 
+/*
+ * The console's trace while events keep coming: each line it prints
+ * fires two more (the sink below), faster than it prints. It must print
+ * the records there were when it started, and stop.
+ */
+static unsigned int tet_sink_lines, tet_sink_fired;
+static bool tet_sink_summary;
+
+static void tet_sink(const char *s, size_t len)
+{
+	if (strstr(s, "trace: ") == s)
+		tet_sink_summary = true;
+	if (!strstr(s, "trace_test_one"))
+		return;
+	tet_sink_lines++;
+	/* Bounded, so that a reader that does not stop still ends. */
+	if (tet_sink_fired < 20000) {
+		tet_fire_one_a(2);
+		tet_fire_one_a(3);
+		tet_sink_fired += 2;
+	}
+}
+
+static void tet_test_console_trace_ends(struct kunit *test)
+{
+	void (*saved)(const char *s, size_t len) = shell_write;
+	char cmd[] = "trace";
+	unsigned int i;
+
+	trace_clear();
+	KUNIT_ASSERT_EQ(test, trace_set_event("trace_test:trace_test_one", true),
+			0);
+	for (i = 0; i < 100; i++)
+		tet_fire_one_a(1);
+	tet_sink_lines = tet_sink_fired = 0;
+	tet_sink_summary = false;
+	shell_write = tet_sink;
+	shell_run_line(cmd);
+	shell_write = saved;
+	KUNIT_EXPECT_EQ(test, tet_sink_lines, 100);
+	KUNIT_EXPECT_TRUE(test, tet_sink_summary);
+	KUNIT_EXPECT_EQ(test, tet_sink_fired, 200);
+}
+
 static struct kunit_case tet_cases[] = {
 	KUNIT_CASE(tet_test_enable_patches_its_sites),
 	KUNIT_CASE(tet_test_names),
@@ -494,6 +539,7 @@ static struct kunit_case tet_cases[] = {
 	KUNIT_CASE(tet_test_lost_events),
 	KUNIT_CASE(tet_test_kernel_events),
 	KUNIT_CASE(tet_test_module_events),
+	KUNIT_CASE(tet_test_console_trace_ends),
 	{}
 };
 

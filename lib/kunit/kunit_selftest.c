@@ -129,6 +129,8 @@ static void kunit_selftest_filter(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kunit_filter_match(NULL, "paging", "x"));
 	KUNIT_EXPECT_TRUE(test, kunit_filter_match("pag*", "paging", NULL));
 	KUNIT_EXPECT_FALSE(test, kunit_filter_match("kmalloc", "paging", NULL));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("", "paging", NULL));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("", "paging", "x"));
 	KUNIT_EXPECT_TRUE(test, kunit_filter_match("paging.*ro*", "paging",
 						   "paging_test_rodata"));
 	KUNIT_EXPECT_FALSE(test, kunit_filter_match("paging.*ro*", "paging",

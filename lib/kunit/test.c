@@ -247,7 +247,8 @@ bool kunit_filter_match(const char *glob, const char *suite, const char *name)
 {
 	const char *dot;
 
-	if (!glob || !*glob)
+	/* No glob selects all; an empty one, like any glob, only its matches. */
+	if (!glob)
 		return true;
 	dot = strchr(glob, '.');
 	if (!glob_match_len(glob, dot ? dot - glob : strlen(glob), suite))
