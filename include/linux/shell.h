@@ -119,6 +119,15 @@ void shell_complete(struct shell_editor *ed);
 /* In the sandbox (the fuzz test) commands that change state are refused. */
 extern bool shell_sandbox;
 
+/*
+ * Online CPUs and enabled trace events, saved before a console 'test' and
+ * put back after it (kernel/shell/test_state.c), each change said in one
+ * line. save: NULL if out of memory (restore then does nothing).
+ */
+struct shell_state;
+struct shell_state *shell_state_save(void);
+void shell_state_restore(struct shell_state *s);
+
 /* The command groups (kernel/shell/cmd_*.c). */
 extern const struct shell_cmd shell_key_cmds[], shell_trace_cmds[],
 	shell_sys_cmds[];

@@ -19,10 +19,12 @@
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/shell.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <asm/text-patching-stats.h>
@@ -438,6 +440,29 @@ static void module_test_no_exit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_noexit"));
 }
 
+static char keys_out[256];
+
+static void keys_out_write(const char *s, size_t len)
+{
+	if (strstr(s, "modtest_deferred_key"))
+		strscpy(keys_out, s, sizeof(keys_out));
+}
+
+/* The console's keys shows a module's deferred key with its timeout. */
+static void expect_keys_timeout(struct kunit *test)
+{
+	void (*saved)(const char *s, size_t len) = shell_write;
+	char cmd[] = "keys modtest_deferred_key", want[32];
+
+	keys_out[0] = '\0';
+	shell_write = keys_out_write;
+	shell_run_line(cmd);
+	shell_write = saved;
+	snprintf(want, sizeof(want), " %u jiffies\n", HZ / 10);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(keys_out, want), "keys printed: %s",
+			      keys_out);
+}
+
 /*
  * An exit that leaves its own deferred key's last dec pending: unload
  * runs it (the site turns back to a NOP then), so that no timer is left
@@ -449,6 +474,8 @@ static void module_test_deferred_flush(struct kunit *test)
 
 	load_ok(test, "modtest_deferred");
 	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
+	if (IS_ENABLED(CONFIG_JUMP_LABEL))
+		expect_keys_timeout(test);
 	sites = text_poke_stats.sites;
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_deferred"), 0);
 	/* The exit saw the key still on: the dec was deferred. */

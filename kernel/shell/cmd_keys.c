@@ -53,6 +53,17 @@ static unsigned int jump_entries_total(void)
 	return n;
 }
 
+static int live_site(struct jump_entry *entry, struct module *mod, void *data)
+{
+	return 1;
+}
+
+/* Sites in freed init text are gone: a key left with those only is not. */
+static bool key_has_sites(struct static_key *key)
+{
+	return static_key_for_each_site(key, live_site, NULL);
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	unsigned long x = (unsigned long)*(struct static_key *const *)a;
@@ -78,7 +89,8 @@ static int key_list_collect(struct key_list *kl)
 				   mod->jump_entries + mod->num_jump_entries);
 	sort(kl->keys, kl->nr, sizeof(*kl->keys), key_cmp, NULL);
 	for (i = 0; i < kl->nr; i++)
-		if (!n || kl->keys[n - 1] != kl->keys[i])
+		if ((!n || kl->keys[n - 1] != kl->keys[i]) &&
+		    key_has_sites(kl->keys[i]))
 			kl->keys[n++] = kl->keys[i];
 	kl->nr = n;
 	return 0;
@@ -204,8 +216,12 @@ static unsigned long key_deferred_timeout(struct static_key *key)
 		container_of(key, struct static_key_deferred, key);
 	unsigned long size, offset;
 
-	if (!kallsyms_lookup((unsigned long)key, &size, &offset) || offset ||
-	    size < sizeof(*d))
+	const char *modname;
+
+	if ((!kallsyms_lookup((unsigned long)key, &size, &offset) &&
+	     !module_kallsyms_lookup((unsigned long)key, &size, &offset,
+				     &modname)) ||
+	    offset || size < sizeof(*d))
 		return 0;
 	return d->work.work.func == jump_label_update_timeout ? d->timeout : 0;
 }
@@ -277,10 +293,57 @@ static int cmd_sites(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The references the console took (enable of a key at 0, inc): the only
+ * ones dec and disable may drop. A key's other references are its users'
+ * (a tracepoint's probes, a deferred key's owner): taking one away would
+ * turn their sites off under them. A default-true key's 1 is its
+ * initializer's, no user's: disable may drop it.
+ */
+#define CONSOLE_KEY_REFS 32
+static struct console_key_ref {
+	struct static_key *key;
+	unsigned int refs;
+} console_key_refs[CONSOLE_KEY_REFS];
+
+/* The key's slot (a free one if add and it has none), or NULL. */
+static struct console_key_ref *console_ref(struct static_key *key, bool add)
+{
+	struct console_key_ref *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < CONSOLE_KEY_REFS; i++) {
+		if (console_key_refs[i].refs && console_key_refs[i].key == key)
+			return &console_key_refs[i];
+		if (!console_key_refs[i].refs && !free)
+			free = &console_key_refs[i];
+	}
+	if (!add || !free)
+		return NULL;
+	free->key = key;
+	return free;
+}
+
+/* May the console drop a reference of key (count > 0)? Says why not. */
+static bool console_may_drop(struct static_key *key, const char *name,
+			     const char *op, int count)
+{
+	if (console_ref(key, false))
+		return true;
+	if (!strcmp(op, "disable") && (key->type & JUMP_TYPE_TRUE) &&
+	    !READ_ONCE(key->by_inc))
+		return true;
+	shell_printf(
+		"key: %s: its count of %d is its users', not the console's: no %s\n",
+		name, count, op);
+	return false;
+}
+
 /* Applies op; false (after saying why) if the count does not allow it. */
 static bool key_apply(struct static_key *key, const char *name, const char *op)
 {
 	int count = static_key_count(key);
+	struct console_key_ref *ref;
 
 	if ((!strcmp(op, "enable") || !strcmp(op, "disable")) &&
 	    (count < 0 || count > 1)) {
@@ -294,14 +357,32 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
 			     count);
 		return false;
 	}
-	if (!strcmp(op, "enable"))
+	if ((!strcmp(op, "dec") || !strcmp(op, "disable")) && count > 0 &&
+	    !console_may_drop(key, name, op, count))
+		return false;
+	ref = console_ref(key, !strcmp(op, "inc") ||
+				       (!strcmp(op, "enable") && !count));
+	if (!ref && (!strcmp(op, "inc") || (!strcmp(op, "enable") && !count))) {
+		shell_printf("key: %s: the console holds %d keys already\n",
+			     name, CONSOLE_KEY_REFS);
+		return false;
+	}
+	if (!strcmp(op, "enable")) {
 		static_key_enable(key);
-	else if (!strcmp(op, "disable"))
+		if (!count)
+			ref->refs = 1;
+	} else if (!strcmp(op, "disable")) {
 		static_key_disable(key);
-	else if (!strcmp(op, "inc"))
+		if (ref)
+			ref->refs = 0;
+	} else if (!strcmp(op, "inc")) {
 		static_key_slow_inc(key);
-	else
+		ref->refs++;
+	} else {
 		static_key_slow_dec(key);
+		if (ref)
+			ref->refs--;
+	}
 	return true;
 }
 

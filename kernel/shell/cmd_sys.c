@@ -148,13 +148,16 @@ static int cmd_bench(int argc, char **argv)
 
 static int cmd_test(int argc, char **argv)
 {
+	struct shell_state *state;
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_KUNIT)) {
 		shell_printf("test: no suite is built in (CONFIG_KUNIT=n)\n");
 		return -ENOENT;
 	}
+	state = shell_state_save();
 	ret = kunit_run_glob(argv[1]);
+	shell_state_restore(state);
 	if (ret < 0)
 		shell_printf("test: %s: no suite matches\n", argv[1]);
 	else

@@ -146,6 +146,35 @@ static void shell_test_escape_at_line_end(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ed->line, "uptime");
 }
 
+static unsigned int keys_lines, keys_siteless;
+static bool keys_summary;
+
+static void keys_sink(const char *s, size_t len)
+{
+	if (strstr(s, " keys\n"))
+		keys_summary = true;
+	else if (strstr(s, "/"))
+		keys_lines++;
+	if (strstr(s, " 0/0 "))
+		keys_siteless++;
+}
+
+/* keys lists keys with live sites only (sites in freed init text are not). */
+static void shell_test_keys_have_sites(struct kunit *test)
+{
+	char cmd[] = "keys";
+
+	keys_lines = keys_siteless = 0;
+	keys_summary = false;
+	shell_write = keys_sink;
+	shell_run_line(cmd);
+	shell_write = sink_write;
+	KUNIT_EXPECT_TRUE(test, keys_summary);
+	if (IS_ENABLED(CONFIG_JUMP_LABEL))
+		KUNIT_EXPECT_GT(test, keys_lines, 10);
+	KUNIT_EXPECT_EQ(test, keys_siteless, 0);
+}
+
 static void shell_test_delete(struct kunit *test)
 {
 	struct shell_editor *ed = test->priv;
@@ -442,6 +471,7 @@ static struct kunit_case shell_test_cases[] = {
 	KUNIT_CASE(shell_test_insert_and_enter),
 	KUNIT_CASE(shell_test_long_line),
 	KUNIT_CASE(shell_test_escape_at_line_end),
+	KUNIT_CASE(shell_test_keys_have_sites),
 	KUNIT_CASE(shell_test_delete),
 	KUNIT_CASE(shell_test_cursor),
 	KUNIT_CASE(shell_test_history),
