@@ -17,6 +17,21 @@ O ?= build
 # same targets: the dependency files written under one spelling must hold
 # under the others (make test and the runner spell it differently). It
 # becomes relative to the source tree when inside it, absolute otherwise.
+# Checked before O is ever expanded: its raw text ($(value O)) may hold
+# only name characters (and a space or ':', refused below with their own
+# lines), never a quote, '$', ';', a glob or make's '%': each would reach
+# a shell command or a make pattern as something else.
+o-safe := a b c d e f g h i j k l m n o p q r s t u v w x y z \
+	A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
+	0 1 2 3 4 5 6 7 8 9 _ . - / + :
+o-comma := ,
+o-empty :=
+o-space := $(o-empty) $(o-empty)
+o-rest := $(subst $(o-space),,$(subst $(o-comma),,$(value O)))
+$(foreach c,$(o-safe),$(eval o-rest := $$(subst $c,,$$(o-rest))))
+ifneq ($(o-rest),)
+$(error O=$(value O) holds $(o-rest), which a build directory's name may not: use letters, digits and _.-/+, only, e.g. O=build)
+endif
 ifeq ($(strip $(O)),)
 $(error O= is empty: give the build directory, e.g. O=build)
 endif

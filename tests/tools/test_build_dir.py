@@ -42,6 +42,24 @@ class BuildDirTest(unittest.TestCase):
     def test_colon_refused(self):
         self.refused('build/a:b', "contains a ':'")
 
+    def test_unsafe_refused(self):
+        # A quote, '$', ';', a glob or '%' would reach a shell command or a
+        # make pattern as something else; each is refused in one line
+        # before O is expanded, and the injected command never runs.
+        for spelling, bad in (("b';touch$${IFS}x;'", "';$${};'"),
+                              ('b$$x', '$$'), ('b;x', ';'), ('b*', '*'),
+                              ('b?', '?'), ('b"x', '"'), ('b%', '%'),
+                              ('b#x', '#'), ('~/b', '~'),
+                              ('$(shell touch x)', '$()')):
+            with self.subTest(spelling=spelling):
+                out = make(f'O={spelling}', 'olddefconfig')
+                self.assertEqual(out.returncode, 2, out.stdout)
+                self.assertIn(f'O={spelling} holds {bad}, which a build '
+                              "directory's name may not", out.stderr)
+                self.assertEqual(len(out.stderr.strip().splitlines()), 1,
+                                 out.stderr)
+                self.assertFalse((REPO / 'x').exists())
+
     def test_source_tree_refused(self):
         self.refused('.', 'O=. is the source tree or contains it')
         self.refused('..', 'O=.. is the source tree or contains it')
