@@ -93,13 +93,22 @@ class TestNode:
         if self.directive == 'SKIP':
             return SKIPPED
         if self.directive in EXPECT_FAIL and not self.ok:
-            return XFAIL
+            return PASSED if self.xpass else XFAIL
         return PASSED if self.ok else FAILED
 
     @property
     def xpass(self):
-        """Passed although marked as expected to fail."""
-        return self.directive in EXPECT_FAIL and bool(self.ok)
+        """Passed although marked as expected to fail: "ok # TODO", or a
+        "not ok # TODO" parent none of whose tests failed (its failure,
+        the one expected, is nowhere)."""
+        if self.directive not in EXPECT_FAIL:
+            return False
+        if self.ok or not self.children:
+            return bool(self.ok)
+        below = Counts()
+        for child in self.children:
+            below.add(child.counts())
+        return below.failed == 0 and below.xfail == 0
 
     def counts(self):
         """Every leaf counts once; a "not ok" parent without failed children
@@ -123,6 +132,8 @@ class TestNode:
             if self.status in (SKIPPED, XFAIL) or self.xpass:
                 yield path, self
             return
+        if self.xpass:
+            yield path, self
         for child in self.children:
             yield from child.marked(path + (child.label,))
 

@@ -82,9 +82,13 @@ def describe_marked(path, node):
     with its result line's verdict, directive and reason."""
     result = 'ok' if node.ok else 'not ok'
     reason = f' {node.reason}' if node.reason else ''
-    tag = {SKIPPED: 'skipped', XFAIL: 'xfail'}.get(node.status, 'xpass')
+    tag = 'xpass' if node.xpass else {SKIPPED: 'skipped',
+                                      XFAIL: 'xfail'}.get(node.status)
     line = f'{tag}: {".".join(path)} ({result} # {node.directive}{reason})'
-    if tag == 'xpass':
+    if tag == 'xpass' and node.children:
+        line += (': every test in it passed although it is expected to '
+                 'fail, counted as passed')
+    elif tag == 'xpass':
         line += ': passed although expected to fail, counted as passed'
     return line
 
