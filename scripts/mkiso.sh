@@ -18,7 +18,10 @@ dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
 mkdir -p "$dir/boot/grub" "$dir/boot/modules"
-cp "$vmlinux" "$dir/boot/vmlinux"
+# Without its debug sections: GRUB reads every section into memory (for
+# multiboot2's ELF sections tag), and the DWARF is most of the file; the
+# kernel keeps its own symbol table (kallsyms). $(O)/vmlinux keeps it all.
+${OBJCOPY:-objcopy} --strip-debug "$vmlinux" "$dir/boot/vmlinux"
 
 names=""
 if [ -n "$modules_dir" ] && [ -d "$modules_dir" ]; then
