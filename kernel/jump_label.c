@@ -846,17 +846,40 @@ static bool jump_label_kernel_key(unsigned long k)
 }
 
 /*
+ * A key of mod's own from the old API's initializer (struct static_key x =
+ * STATIC_KEY_INIT_FALSE: no DEFINE_ macro, so not in __static_keys): at a
+ * key's step from the start of one of its symbols, as an initializer left
+ * it (count 0 or 1, the type bit alike, nothing linked). Only the
+ * module's own data is taken on these grounds: a mistake misleads it alone.
+ */
+static bool jump_label_module_old_key(struct static_key *key)
+{
+	unsigned long size, offset, type = READ_ONCE(key->type);
+	int v = atomic_read(&key->enabled);
+	const char *modname;
+
+	if (!module_kallsyms_lookup((unsigned long)key, &size, &offset,
+				    &modname))
+		return false;
+	return !(offset % sizeof(*key)) && offset + sizeof(*key) <= size &&
+	       (v == 0 || v == 1) && type == (unsigned long)v && !key->by_inc;
+}
+
+/*
  * A plausible key is a real one if its owner defined it as a key: the
  * kernel's __static_keys (or a key of the kernel's own sites, which may
- * come from the old API's initializers), or the module's.
+ * come from the old API's initializers), or the module's (or an old-API
+ * key of mod's own).
  */
-static bool jump_label_key_defined(struct static_key *key, struct module *owner)
+static bool jump_label_key_defined(struct module *mod, struct static_key *key,
+				   struct module *owner)
 {
 	unsigned long k = (unsigned long)key;
 
 	if (owner)
 		return static_key_def_find(owner->static_keys,
-					   owner->num_static_keys, k, false);
+					   owner->num_static_keys, k, false) ||
+		       (owner == mod && jump_label_module_old_key(key));
 	return static_key_def_find(__start___static_keys,
 				   __stop___static_keys - __start___static_keys,
 				   k, true) ||
@@ -915,7 +938,7 @@ static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
 		       mod->name, i, key, (void *)code);
 		return -EINVAL;
 	}
-	if (!jump_label_key_defined(key, owner)) {
+	if (!jump_label_key_defined(mod, key, owner)) {
 		pr_err("module %s: jump entry %u: key %p (%pS) of site %pS is not the start of a static key of %s%s\n",
 		       mod->name, i, key, key, (void *)code,
 		       owner ? "module " : "the kernel",

@@ -486,6 +486,15 @@ static void module_test_deferred_flush(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_deferred"));
 }
 
+/* A key of its own from the old API's initializer: loads, and flips. */
+static void module_test_old_key(struct kunit *test)
+{
+	seen.value[0] = -1;
+	load_ok(test, "modtest_oldkey");
+	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_oldkey"), 0);
+}
+
 static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_load_unload),
 	KUNIT_CASE(module_test_wx),
@@ -499,6 +508,7 @@ static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_init_loads_module),
 	KUNIT_CASE(module_test_no_exit),
 	KUNIT_CASE(module_test_deferred_flush),
+	KUNIT_CASE(module_test_old_key),
 	{}
 };
 
