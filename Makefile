@@ -485,6 +485,7 @@ buildcheck: $(O)/include/generated/autoconf.h
 	@echo "Build-time API checks:"
 	$(Q)$(PYTHON) scripts/check_build_expectations.py $(CC) $(KBUILD_CPPFLAGS) \
 		$(KBUILD_CFLAGS) -- $(sort $(wildcard tests/build/*.c))
+	$(Q)$(PYTHON) scripts/check_old_api.py
 
 test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
