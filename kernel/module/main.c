@@ -440,6 +440,7 @@ static void free_module_memory(struct module *mod)
 {
 	struct module_memory mem[MOD_MEM_NUM_TYPES];
 
+	module_free_params(mod);
 	memcpy(mem, mod->mem, sizeof(mem));
 	free_regions(mem);
 }
@@ -462,6 +463,8 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 		ret = write_module(info);
 	if (!ret)
 		ret = find_module_sections(info, mod);
+	if (!ret)
+		ret = module_find_params(info, mod);
 	if (!ret)
 		ret = check_export_dups(mod, mod->syms, mod->num_syms);
 	if (!ret)
@@ -529,23 +532,32 @@ static void finish_init(struct module *mod)
 	mod->state = MODULE_STATE_LIVE;
 }
 
-/* Steps 9 and 10: init runs without module_mutex (it may load modules). */
-static struct module *do_init_module(struct module *mod)
+/*
+ * Steps 9 and 10: its arguments set its parameters (a refusal has said
+ * why: the load is undone as after a failed init, without the events),
+ * then init runs without module_mutex (it may load modules).
+ */
+static struct module *do_init_module(struct module *mod, const char *args)
 {
-	int ret;
+	int ret = module_parse_params(mod, args);
+	bool refused = ret;
 
-	trace_module_load(mod);
-	ret = mod->init ? mod->init() : 0;
+	if (!refused) {
+		trace_module_load(mod);
+		ret = mod->init ? mod->init() : 0;
+	}
 	if (ret > 0) {
 		pr_warn("module %s: init returned %d, not 0 or -errno: taken as 0\n",
 			mod->name, ret);
 		ret = 0;
 	}
-	if (ret)
+	if (ret && !refused)
 		trace_module_free(mod);
 	mutex_lock(&module_mutex);
 	if (ret) {
-		pr_err("module %s: init failed with %d\n", mod->name, ret);
+		if (!refused)
+			pr_err("module %s: init failed with %d\n", mod->name,
+			       ret);
 		mod->state = MODULE_STATE_GOING;
 		module_tracing_going(mod);
 		jump_label_module_del(mod);
@@ -579,7 +591,8 @@ static int link_coming(struct module *mod)
 	return 0;
 }
 
-struct module *load_module_blob(const struct module_blob *blob)
+struct module *load_module_blob_args(const struct module_blob *blob,
+				     const char *args)
 {
 	struct load_ctx ctx = { .info = {
 					.name = blob->name,
@@ -608,10 +621,15 @@ struct module *load_module_blob(const struct module_blob *blob)
 out_unlock:
 	mutex_unlock(&module_mutex);
 	module_elf_release(&ctx.info);
-	return IS_ERR(mod) ? mod : do_init_module(mod);
+	return IS_ERR(mod) ? mod : do_init_module(mod, args);
 }
 
-struct module *load_module(const char *name)
+struct module *load_module_blob(const struct module_blob *blob)
+{
+	return load_module_blob_args(blob, NULL);
+}
+
+struct module *load_module_args(const char *name, const char *args)
 {
 	const struct module_blob *blob = module_blob_find(name);
 
@@ -619,7 +637,12 @@ struct module *load_module(const char *name)
 		pr_err("module %s: not found (no blob of that name)\n", name);
 		return ERR_PTR(-ENOENT);
 	}
-	return load_module_blob(blob);
+	return load_module_blob_args(blob, args);
+}
+
+struct module *load_module_name(const char *name)
+{
+	return load_module_args(name, NULL);
 }
 
 int request_module(const char *name)
