@@ -12,14 +12,16 @@
  *      used, which pins it);
  *   5. under text_mutex: copy the sections, apply the relocations;
  *   6. keep the symbol table for %pS; find the exports, the jump table,
- *      the tracepoint and trace event tables, init and exit; refuse
- *      exports the kernel or a module already has;
+ *      the tracepoint and trace event tables, the parameters (params.c),
+ *      init and exit; refuse exports the kernel or a module already has;
  *   7. final protections: text RX, rodata R, data RW NX; ro_after_init
  *      stays RW for now;
  *   8. list it, COMING; jump_label_module_add(); its tracepoints
  *      (tracepoint_module_coming()) and events (trace_module_add_events())
  *      join the kernel's, so that init may probe or fire them;
- *   9. fire module_load; run init without module_mutex;
+ *   9. without module_mutex: set its parameters from the arguments (a
+ *      refusal undoes the load as in 10, without the events); fire
+ *      module_load; run init;
  *  10. on failure fire module_free and undo everything (its events, stray
  *      probes in its text, its tracepoints, its jump labels, ...); on
  *      success remove stray probes in its init text,
