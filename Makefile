@@ -53,21 +53,26 @@ $(error O=$(O) is the source tree or contains it: choose a directory inside it, 
 endif
 override O := $(patsubst $(CURDIR)/%,%,$(build-dir))
 
-# M=dir builds the modules listed in dir/Makefile (outside the walk below)
-# against this kernel: into $(O)/dir, checked by modpost, not put on the
-# ISO. dir must be inside the source tree; it is made relative to it.
+# M=dir builds the modules listed in dir/Kbuild or dir/Makefile (outside
+# the walk below) against this kernel, checked by modpost: Linux's
+# "make -C <tree> M=<dir>". A dir inside the source tree builds into
+# $(O)/dir; one anywhere else (an absolute path) into $(O)/extmod/<dir>,
+# its sources left as they are. make run EXTRA_MODULES=dir puts them on
+# the ISO (Documentation/modules.rst).
 ifneq ($(origin M),undefined)
 ifeq ($(strip $(M)),)
 $(error M= is empty: give the directory of the modules, e.g. M=modules/foo)
 endif
 override M := $(patsubst $(CURDIR)/%,%,$(abspath $(M)))
-ifneq ($(filter /%,$(M)),)
-$(error M=$(M) is outside the source tree: modules are built from inside it)
-endif
-ifeq ($(wildcard $(M)/Makefile),)
-$(error M=$(M): no $(M)/Makefile listing the modules (obj-m += foo.o))
+ifeq ($(wildcard $(M)/Kbuild $(M)/Makefile),)
+$(error M=$(M): no $(M)/Kbuild or $(M)/Makefile listing the modules (obj-m += foo.o))
 endif
 endif
+# Where the objects of directory dir/ go: $(O)/dir/, or $(O)/extmod/dir/
+# for a dir outside the source tree.
+objdir = $(O)/$(if $(filter /%,$(1)),extmod$(1),$(1))
+# What an out-of-tree Makefile tests to know Kbuild is reading it.
+KERNELRELEASE := 1.0-static-keys
 
 KCONFIG_CONFIG ?= $(O)/.config
 # kconfiglib reads $KCONFIG_CONFIG: it gets it on its own command lines and
@@ -143,14 +148,19 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 # modules, and it recurses into the subdirectories either list names.
 # descend(dir/,m) is for a directory of modules only (modules/, one an obj-m
 # list names, M=): every object either list names is a module, so that
-# obj-$(CONFIG_X) works there whether X is y or m.
+# obj-$(CONFIG_X) works there whether X is y or m. As in Kbuild, dir/Kbuild
+# is read instead of dir/Makefile if there is one; ccflags-y are extra
+# flags for the objects of that directory, $(src) and $(obj) name it.
 core-y := arch/x86/ kernel/ mm/ lib/
 modules-y := modules/
 
 define descend
 obj-y :=
 obj-m :=
-include $(1)Makefile
+ccflags-y :=
+src := $(patsubst %/,%,$(1))
+obj := $(patsubst %/,%,$(call objdir,$(1)))
+include $(or $(wildcard $(1)Kbuild),$(1)Makefile)
 mods-$(1) := $(if $(filter m,$(2)),$$(obj-y)) $$(obj-m)
 kernel-objs += $(if $(filter y,$(2)),$$(addprefix $(1),$$(filter %.o,$$(obj-y))))
 $$(foreach m,$$(filter %.o,$$(mods-$(1))),$$(eval $$(call add-module,$(1),$$(m))))
@@ -161,18 +171,21 @@ $$(foreach d,$$(subdirs-m-$(1)),$$(eval $$(call descend,$$(d),m)))
 endef
 
 # add-module(dir/,foo.o): module foo from dir/, made of $(foo-y) (objects
-# of dir/, "foo-y := a.o b.o") or else of foo.o. A name is a module's
-# identity from the ISO to the loader, so two modules may not share one.
-# As in Kbuild, a '-' in the file name is a '_' in the module's name.
+# of dir/, "foo-y := a.o b.o", or Linux's older foo-objs) or else of foo.o.
+# A name is a module's identity from the ISO to the loader, so two modules
+# may not share one. As in Kbuild, a '-' in the file name is a '_' in the
+# module's name.
 define add-module
 $(eval mod := $(subst -,_,$(basename $(2))))
 $$(if $$(filter $(mod),$$(module-names)),$$(error $(1)Makefile: a module named $(mod) exists already, in $$(mod-dir-$(mod))))
 module-names += $(mod)
 $(mod-set) += $(mod)
 mod-dir-$(mod) := $(1)
-mod-ko-$(mod) := $(O)/$(1)$(basename $(2)).ko
-mod-objs-$(mod) := $$(addprefix $(O)/$(1),$$(or $$($(basename $(2))-y),$(2)))
+mod-ko-$(mod) := $(call objdir,$(1))$(basename $(2)).ko
+mod-objs-$(mod) := $$(addprefix $(call objdir,$(1)),$$(or $$($(basename $(2))-y),$$($(basename $(2))-objs),$(2)))
+$$(foreach o,$$(mod-objs-$(mod)),$$(eval ccflags-$$(o) := $$(ccflags-y)))
 $(basename $(2))-y :=
+$(basename $(2))-objs :=
 endef
 
 kernel-objs :=
@@ -262,15 +275,26 @@ $(TP_CALLS): scripts/gen_tracepoint_calls.py FORCE
 	$(Q)$(PYTHON) scripts/gen_tracepoint_calls.py $@ $(core-y) include modules tests
 
 # A module's objects are compiled with -DMODULE and the module's name
-# (modname-<object>, set under "Modules" below); the kernel's without.
-modflags = $(if $(modname-$@),-DMODULE -DKBUILD_MODNAME='"$(modname-$@)"')
+# (modname-<object>, set under "Modules" below); the kernel's with their
+# own name as KBUILD_MODNAME, as in Kbuild: a built-in module_param() x of
+# foo.c is the command line's foo.x.
+modflags = $(if $(modname-$@),-DMODULE -DKBUILD_MODNAME='"$(modname-$@)"',\
+	     -DKBUILD_MODNAME='"$(subst -,_,$(basename $(notdir $@)))"')
 modtag = $(if $(modname-$@), [M])
 
 $(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
 	$(quiet) 'CC$(modtag)' $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \
-		$(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
+		$(ccflags-$@) $(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(fixdep)
+
+# The sources of an M= directory outside the tree (objdir above).
+$(O)/extmod/%.o: /%.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
+	$(quiet) 'CC$(modtag)' $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \
+		$(ccflags-$@) $(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
 	$(Q)$(fixdep)
 
 $(O)/%.o: %.S | $(O)/include/generated/autoconf.h $(FIXDEP)
@@ -423,11 +447,12 @@ $(O)/Module.symvers: $(O)/vmlinux $(call mod-kos,$(modules)) $(O)/.modules \
 
 # M=dir: dir's modules against the kernel's and the in-tree modules' exports.
 ifdef M
-$(O)/$(M)/.modules: FORCE
+M-obj := $(patsubst %/,%,$(call objdir,$(M)/))
+$(M-obj)/.modules: FORCE
 	@$(call update-file,$(call mod-kos,$(ext-modules)))
 
-$(O)/$(M)/Module.symvers: $(O)/Module.symvers $(call mod-kos,$(ext-modules)) \
-			  $(O)/$(M)/.modules scripts/modpost.py
+$(M-obj)/Module.symvers: $(O)/Module.symvers $(call mod-kos,$(ext-modules)) \
+			  $(M-obj)/.modules scripts/modpost.py
 	$(quiet) MODPOST $@
 	$(Q)$(MODPOST) --symvers $(O)/Module.symvers --out $@ \
 		$(call mod-kos,$(ext-modules))
@@ -445,7 +470,7 @@ $(O)/kernel/module_blob_test.o: $(O)/include/generated/module_blobs.h
 
 PHONY += modules
 ifdef M
-modules: $(O)/$(M)/Module.symvers
+modules: $(M-obj)/Module.symvers
 else
 modules: $(O)/Module.symvers $(O)/include/generated/module_blobs.h
 endif
@@ -467,10 +492,24 @@ $(ISO_DIR)/cmdline: FORCE
 	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
+# EXTRA_MODULES="dir ...": each dir's modules (a Linux-style Kbuild or
+# Makefile anywhere) built as "make M=dir modules" does and carried by this
+# ISO beside the in-tree ones (from $(ISO_EXTRA_DIR)), so that make run's
+# insmod finds them. The kernel's module_blob list is the in-tree set's:
+# its module_blob suite names the extra blobs as unexpected.
+extra-dirs := $(patsubst $(CURDIR)/%,%,$(abspath $(EXTRA_MODULES)))
+ISO_EXTRA_DIR := $(ISO_DIR)/extra-modules
+$(ISO_EXTRA_DIR)/.extra: $(O)/Module.symvers FORCE
+	$(Q)$(foreach d,$(extra-dirs),$(MAKE) O=$(O) M=$(d) modules &&) true
+	$(Q)$(PYTHON) scripts/stage_extra_modules.py $(ISO_EXTRA_DIR) \
+		$(ISO_MODULES_DIR) $(foreach d,$(extra-dirs),$(call objdir,$(d)/))
+
 $(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
-		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h
+		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h \
+		       $(ISO_EXTRA_DIR)/.extra
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR)
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR) \
+		$(ISO_EXTRA_DIR)
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
@@ -500,6 +539,7 @@ buildcheck: $(O)/include/generated/autoconf.h
 	@echo "Build-time API checks:"
 	$(Q)$(PYTHON) scripts/check_build_expectations.py $(CC) $(KBUILD_CPPFLAGS) \
 		$(KBUILD_CFLAGS) -- $(sort $(wildcard tests/build/*.c))
+	$(Q)$(PYTHON) scripts/check_old_api.py
 
 test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
@@ -617,7 +657,9 @@ help:
 	@echo 'Variables: O=dir (build directory, default build), V=1 (show commands),'
 	@echo '           CPUS=n, MEM=size, CMDLINE="kernel parameters" (passed as written),'
 	@echo '           ISO_DIR=dir (kernel.iso and its cmdline, default O),'
-	@echo '           M=dir (modules outside the tree walk, for make modules)'
+	@echo '           M=dir (modules outside the tree walk, for make modules; a dir'
+	@echo '           anywhere, with a Linux-style Kbuild or Makefile),'
+	@echo '           EXTRA_MODULES="dir ..." (make run/iso: their modules on the ISO too)'
 
 PHONY += FORCE
 FORCE:

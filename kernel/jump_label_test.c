@@ -24,6 +24,8 @@ DEFINE_STATIC_KEY_MAYBE(CONFIG_JUMP_LABEL_TEST, jlt_maybe_on);
 DEFINE_STATIC_KEY_MAYBE(CONFIG_JUMP_LABEL_TEST_UNDEFINED, jlt_maybe_off);
 DEFINE_STATIC_KEY_FALSE_RO(jlt_ro);
 DEFINE_STATIC_KEY_TRUE_RO(jlt_ro_true);
+DEFINE_STATIC_KEY_MAYBE_RO(CONFIG_JUMP_LABEL_TEST, jlt_maybe_ro_on);
+DEFINE_STATIC_KEY_MAYBE_RO(CONFIG_JUMP_LABEL_TEST_UNDEFINED, jlt_maybe_ro_off);
 DEFINE_STATIC_KEY_FALSE(jlt_early);
 DEFINE_STATIC_KEY_FALSE(jlt_initsite);
 DEFINE_STATIC_KEY_ARRAY_FALSE(jlt_negative, 4);
@@ -31,9 +33,7 @@ DEFINE_STATIC_KEY_FALSE(jlt_held);
 DEFINE_STATIC_KEY_FALSE(jlt_held_bool);
 DEFINE_STATIC_KEY_TRUE(jlt_held_true);
 
-/* The old API, as an old caller writes it; the warnings are expected. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+/* The old API, as an old caller writes it (old-api: allowed, a test of it). */
 struct static_key jlt_old_false = STATIC_KEY_INIT_FALSE;
 struct static_key jlt_old_true = STATIC_KEY_INIT_TRUE;
 
@@ -46,7 +46,6 @@ static noinline int jlt_old_true_fn(void)
 {
 	return static_key_true(&jlt_old_true) ? 1 : 0;
 }
-#pragma GCC diagnostic pop
 
 /* Site functions: <kunit/static_key_sites.h>. */
 #define JLT_UNLIKELY STATIC_KEY_TEST_UNLIKELY
@@ -62,6 +61,8 @@ JLT_UNLIKELY(jlt_array3_fn, &jlt_array[3])
 JLT_LIKELY(jlt_array_true1_fn, &jlt_array_true[1])
 JLT_UNLIKELY(jlt_ro_fn, &jlt_ro)
 JLT_LIKELY(jlt_ro_true_fn, &jlt_ro_true)
+JLT_LIKELY(jlt_maybe_ro_on_fn, &jlt_maybe_ro_on)
+JLT_UNLIKELY(jlt_maybe_ro_off_fn, &jlt_maybe_ro_off)
 JLT_UNLIKELY(jlt_early_fn, &jlt_early)
 JLT_UNLIKELY(jlt_initsite_fn, &jlt_initsite)
 JLT_UNLIKELY(jlt_held_fn, &jlt_held)
@@ -236,6 +237,31 @@ static void jlt_test_ro(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, static_branch_inc(&jlt_ro));
 	KUNIT_EXPECT_EQ(test, static_key_count(&jlt_ro.key), 1);
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1); /* once per key */
+}
+
+static bool jlt_in_ro_after_init(const void *p)
+{
+	return p >= (void *)__start_ro_after_init &&
+	       p < (void *)__end_ro_after_init;
+}
+
+/* _MAYBE_RO: the type follows the option, the key is sealed read-only. */
+static void jlt_test_maybe_ro(struct kunit *test)
+{
+	int v = 0;
+
+	KUNIT_EXPECT_TRUE(test,
+			  __same_type(jlt_maybe_ro_on, struct static_key_true));
+	KUNIT_EXPECT_TRUE(test,
+			  __same_type(jlt_maybe_ro_off, struct static_key_false));
+	KUNIT_EXPECT_EQ(test, jlt_maybe_ro_on_fn(), 1);
+	KUNIT_EXPECT_EQ(test, jlt_maybe_ro_off_fn(), 0);
+	KUNIT_EXPECT_TRUE(test, jlt_in_ro_after_init(&jlt_maybe_ro_on));
+	KUNIT_EXPECT_TRUE(test, jlt_in_ro_after_init(&jlt_maybe_ro_off));
+	KUNIT_EXPECT_EQ(test,
+			copy_to_kernel_nofault(&jlt_maybe_ro_off.key.enabled,
+					       &v, sizeof(v)),
+			-EFAULT);
 }
 
 static void jlt_test_old_api(struct kunit *test)
@@ -483,6 +509,7 @@ static struct kunit_case jlt_api_cases[] = {
 	KUNIT_CASE(jlt_test_arrays),
 	KUNIT_CASE(jlt_test_maybe),
 	KUNIT_CASE(jlt_test_ro),
+	KUNIT_CASE(jlt_test_maybe_ro),
 	KUNIT_CASE(jlt_test_old_api),
 	KUNIT_CASE(jlt_test_refcount_nested),
 	KUNIT_CASE(jlt_test_inc_overflow),

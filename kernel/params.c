@@ -8,6 +8,7 @@
  * a name comes twice, the last word wins.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -64,7 +65,7 @@ int param_set_charp(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-static bool param_name_eq(const char *a, const char *b)
+bool parameq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++) {
 		char ca = *a == '-' ? '_' : *a, cb = *b == '-' ? '_' : *b;
@@ -73,6 +74,15 @@ static bool param_name_eq(const char *a, const char *b)
 			return false;
 	}
 	return *a == *b;
+}
+EXPORT_SYMBOL(parameq);
+
+/* module_param()'s setter: a bare name only for the bools. */
+static int param_call_set(const struct kernel_param *kp, const char *val)
+{
+	if (!val && !(kp->ops->flags & KERNEL_PARAM_OPS_FL_NOARG))
+		return -EINVAL;
+	return kp->ops->set(val, kp);
 }
 
 /* A rejected value: the parameter keeps the value it had. */
@@ -93,6 +103,8 @@ static void param_apply(const struct kernel_param *kp, char *name, char *val)
 
 	if (kp->setup)
 		ret = kp->setup(val ? val : name + strlen(name));
+	else if (kp->ops)
+		ret = param_call_set(kp, val);
 	else if (!val && kp->set != param_set_bool)
 		ret = -EINVAL;
 	else
@@ -106,7 +118,7 @@ static int apply_param(char *name, char *val)
 	const struct kernel_param *kp;
 
 	for (kp = __start___param; kp < __stop___param; kp++) {
-		if (param_name_eq(kp->name, name)) {
+		if (parameq(kp->name, name)) {
 			param_apply(kp, name, val);
 			return 0;
 		}
@@ -150,27 +162,36 @@ static char *param_decode_word(char *p, bool *quoted)
  * in double quotes ("foo=a b") and a '\' before each '\', '"' and '\''.
  * A value may be quoted on its own as well (foo="a b").
  */
-char *next_arg(char *args, char **param, char **val)
+char *__next_arg(char *args, char **param, char **val, bool *open_quote)
 {
 	char *end;
-	bool quoted;
 
 	while (param_blank(*args))
 		args++;
 	*param = NULL;
 	*val = NULL;
+	*open_quote = false;
 	if (!*args)
 		return args;
-	end = param_decode_word(args, &quoted);
-	if (quoted)
-		pr_warn("Kernel command line: a '\"' is not closed: \"%s\" runs to the end of the line\n",
-			args);
+	end = param_decode_word(args, open_quote);
 	if (*end)
 		*end++ = '\0';
 	*param = args;
 	*val = strchr(args, '=');
 	if (*val)
 		*(*val)++ = '\0';
+	return end;
+}
+EXPORT_SYMBOL(__next_arg);
+
+char *next_arg(char *args, char **param, char **val)
+{
+	bool quoted;
+	char *end = __next_arg(args, param, val, &quoted);
+
+	if (quoted)
+		pr_warn("Kernel command line: a '\"' is not closed: \"%s%s%s\" runs to the end of the line\n",
+			*param, *val ? "=" : "", *val ?: "");
 	return end;
 }
 
@@ -186,7 +207,7 @@ int parse_args_for(const char *cmdline, const struct kernel_param *kp)
 	memcpy(buf, cmdline, size);
 	for (s = next_arg(buf, &name, &val); name;
 	     s = next_arg(s, &name, &val)) {
-		if (!param_name_eq(kp->name, name))
+		if (!parameq(kp->name, name))
 			continue;
 		param_apply(kp, name, val);
 		found++;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR]: a GRUB (BIOS) ISO
+# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR [EXTRA_DIR]]: a GRUB (BIOS) ISO
 # that boots VMLINUX through multiboot2 with the command line in
 # CMDLINE_FILE: its arguments, already quoted for grub.cfg
 # (scripts/grub_cmdline.py). Every MODULES_DIR/<name>.ko goes along as
@@ -23,14 +23,15 @@ mkdir -p "$dir/boot/grub" "$dir/boot/modules"
 # kernel keeps its own symbol table (kallsyms). $(O)/vmlinux keeps it all.
 ${OBJCOPY:-objcopy} --strip-debug "$vmlinux" "$dir/boot/vmlinux"
 
-names=""
-if [ -n "$modules_dir" ] && [ -d "$modules_dir" ]; then
-	names=$(cd "$modules_dir" && find . -maxdepth 1 -name '*.ko' -type f |
-		sed 's|^\./||; s|\.ko$||' | LC_ALL=C sort)
-fi
-for name in $names; do
-	cp "$modules_dir/$name.ko" "$dir/boot/modules/"
+# EXTRA_DIR (make run EXTRA_MODULES=...) adds its .ko files the same way.
+for d in "$modules_dir" "$5"; do
+	if [ -n "$d" ] && [ -d "$d" ]; then
+		find "$d" -maxdepth 1 -name '*.ko' -type f \
+			-exec cp {} "$dir/boot/modules/" \;
+	fi
 done
+names=$(cd "$dir/boot/modules" && find . -maxdepth 1 -name '*.ko' -type f |
+	sed 's|^\./||; s|\.ko$||' | LC_ALL=C sort)
 
 # The kernel boots only if it and every module loaded: each load that
 # fails clears "loaded" (flat: GRUB gives up on ifs nested a hundred

@@ -152,6 +152,11 @@ struct static_key_def {
 #define _DECLARE_STATIC_KEY_0(name) DECLARE_STATIC_KEY_FALSE(name)
 #define DECLARE_STATIC_KEY_MAYBE(cfg, name) \
 	__PASTE(_DECLARE_STATIC_KEY_, IS_ENABLED(cfg))(name)
+/* The same, read-only once init is done (the _RO keys above). */
+#define _DEFINE_STATIC_KEY_RO_1(name) DEFINE_STATIC_KEY_TRUE_RO(name)
+#define _DEFINE_STATIC_KEY_RO_0(name) DEFINE_STATIC_KEY_FALSE_RO(name)
+#define DEFINE_STATIC_KEY_MAYBE_RO(cfg, name) \
+	__PASTE(_DEFINE_STATIC_KEY_RO_, IS_ENABLED(cfg))(name)
 
 /*
  * Reached only when a branch macro is given something that is not a
@@ -216,6 +221,11 @@ extern bool ____wrong_branch_error(void)
 
 /* The key API (kernel/jump_label.c), the same with and without patching. */
 extern bool static_key_initialized;
+/* For code outside the engine: WARNs when key is used before jump_label_init(). */
+#define STATIC_KEY_CHECK_USE(key)                                     \
+	WARN(!static_key_initialized,                                 \
+	     "%s(): static key %pS used before jump_label_init()\n", \
+	     __func__, (key))
 
 void jump_label_init(void);
 void jump_label_init_ro(void);
@@ -265,43 +275,37 @@ static inline bool __static_key_enabled(struct static_key *key)
 #define static_branch_disable_cpuslocked(x) static_key_disable_cpuslocked(&(x)->key)
 
 /*
- * The deprecated API, kept for old callers: a bare struct static_key,
- * initialized with STATIC_KEY_INIT_TRUE/FALSE and tested with
- * static_key_true()/static_key_false(). Every use warns; new code uses the
- * typed keys and static_branch_likely()/unlikely().
+ * The old API, kept for old callers exactly as Linux keeps it: a bare
+ * struct static_key, initialized with STATIC_KEY_INIT_TRUE/FALSE and tested
+ * with static_key_true()/static_key_false(). Linux documents it as
+ * deprecated without marking it, so Linux code (and out-of-tree modules)
+ * using it build under -Werror here too. New in-tree code uses the typed
+ * keys and static_branch_likely()/unlikely(): scripts/check_old_api.py
+ * (run by make test) refuses the old names outside the files allowed to
+ * test them.
  */
-enum {
-	__static_key_init_true __attribute__((__deprecated__(
-		"STATIC_KEY_INIT_TRUE is deprecated: use DEFINE_STATIC_KEY_TRUE"))) = 1,
-	__static_key_init_false __attribute__((__deprecated__(
-		"STATIC_KEY_INIT_FALSE is deprecated: use DEFINE_STATIC_KEY_FALSE"))) = 0,
-};
-
-#define STATIC_KEY_INIT_TRUE                                     \
-	{ .enabled = ATOMIC_INIT(__static_key_init_true),         \
-	  .type = JUMP_TYPE_TRUE }
-#define STATIC_KEY_INIT_FALSE                                    \
-	{ .enabled = ATOMIC_INIT(__static_key_init_false),        \
-	  .type = JUMP_TYPE_FALSE }
+#define STATIC_KEY_INIT_TRUE __STATIC_KEY_INIT_TRUE
+#define STATIC_KEY_INIT_FALSE __STATIC_KEY_INIT_FALSE
 #define STATIC_KEY_INIT STATIC_KEY_INIT_FALSE
+#define jump_label_enabled static_key_enabled
 
 #ifdef CONFIG_JUMP_LABEL
-static __always_inline __deprecated bool static_key_false(struct static_key *key)
+static __always_inline bool static_key_false(struct static_key *key)
 {
 	return arch_static_branch(key, false);
 }
 
-static __always_inline __deprecated bool static_key_true(struct static_key *key)
+static __always_inline bool static_key_true(struct static_key *key)
 {
 	return !arch_static_branch(key, true);
 }
 #else
-static __always_inline __deprecated bool static_key_false(struct static_key *key)
+static __always_inline bool static_key_false(struct static_key *key)
 {
 	return unlikely(atomic_read(&key->enabled) > 0);
 }
 
-static __always_inline __deprecated bool static_key_true(struct static_key *key)
+static __always_inline bool static_key_true(struct static_key *key)
 {
 	return likely(atomic_read(&key->enabled) > 0);
 }

@@ -25,6 +25,7 @@
 #include <linux/init.h>
 #include <linux/list.h>
 #include <linux/module_mem.h>
+#include <linux/moduleparam.h>
 #include <linux/tracepoint-defs.h>
 
 #define MODULE_NAME_LEN 56
@@ -90,6 +91,15 @@ struct module {
 	const struct elf64_sym *symtab;
 	unsigned int num_symtab;
 	const char *strtab;
+
+	/*
+	 * Its module_param()s (its __param section) and the copy of the
+	 * arguments it was loaded with, which charp values point into
+	 * (kmalloc()ed, freed with the module; NULL without arguments).
+	 */
+	const struct kernel_param *kp;
+	unsigned int num_kp;
+	char *args;
 };
 
 /* One use of a module's symbols by another: on both modules' lists. */
@@ -123,12 +133,44 @@ extern struct list_head modules;
  * its init. The module, or ERR_PTR(-errno) after a one-line message naming
  * the module and what is wrong; a refusal leaves nothing behind.
  */
-struct module *load_module(const char *name);
+struct module *load_module_name(const char *name);
+/*
+ * The same with arguments for its module_param()s, "x=5 s=hi", set before
+ * init (NULL or "" for none). An unknown parameter, a bad value or a
+ * malformed word refuses the load (-ENOENT, -EINVAL, -ERANGE, -ENOSPC)
+ * after one line naming the module, the parameter and the value.
+ */
+struct module *load_module_args(const char *name, const char *args);
+/* load_module(name) or load_module(name, args). */
+#define __load_module_pick(_1, _2, fn, ...) fn
+#define load_module(...)                                  \
+	__load_module_pick(__VA_ARGS__, load_module_args, \
+			   load_module_name)(__VA_ARGS__)
 /*
  * The same for a blob the caller holds (a test's broken copy, say): its
  * name is the name .modinfo must give. Steps: Documentation/modules.rst.
  */
 struct module *load_module_blob(const struct module_blob *blob);
+struct module *load_module_blob_args(const struct module_blob *blob,
+				     const char *args);
+/*
+ * Writes "name=value" for each of mod's parameters through emit (the
+ * value as its getter shows it, without the '\n'). Needs module_mutex,
+ * mod live. 0, or -ENOMEM.
+ */
+int module_params_show(struct module *mod,
+		       void (*emit)(const char *name, const char *value,
+				    void *data),
+		       void *data);
+/*
+ * Each "key=value" record of blob's .modinfo, in order, through emit
+ * (name=, license=, parm=name:description, parmtype=name:type, ...), after
+ * the loader's checks of the whole file: 0, or their -errno.
+ */
+int module_blob_modinfo(const struct module_blob *blob,
+			void (*emit)(const char *key, const char *value,
+				     void *data),
+			void *data);
 /* Loads name unless it is loaded: 0, or load_module()'s error. */
 int request_module(const char *name);
 /*

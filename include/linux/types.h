@@ -3,9 +3,15 @@
 #define _LINUX_TYPES_H
 
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * bool as Linux has it: a type, not <stdbool.h>'s macro, so that
+ * module_param(x, bool, 0) pastes and names the type "bool".
+ */
+typedef _Bool bool;
+enum { false = 0, true = 1 };
 
 typedef int8_t s8;
 typedef uint8_t u8;

@@ -18,4 +18,13 @@ void module_tracing_init_done(struct module *mod);
 /* After exit or a failed init, under module_mutex: undoes the above. */
 void module_tracing_going(struct module *mod);
 
+/*
+ * Its parameters (params.c). Step 6: finds __param (0 or -ENOEXEC). Step
+ * 9, before init, without module_mutex: args set them (0, or -errno after
+ * one line). Freeing the module frees the copy of args.
+ */
+int module_find_params(struct load_info *info, struct module *mod);
+int module_parse_params(struct module *mod, const char *args);
+void module_free_params(struct module *mod);
+
 #endif /* _KERNEL_MODULE_INTERNAL_H */

@@ -12,14 +12,16 @@
  *      used, which pins it);
  *   5. under text_mutex: copy the sections, apply the relocations;
  *   6. keep the symbol table for %pS; find the exports, the jump table,
- *      the tracepoint and trace event tables, init and exit; refuse
- *      exports the kernel or a module already has;
+ *      the tracepoint and trace event tables, the parameters (params.c),
+ *      init and exit; refuse exports the kernel or a module already has;
  *   7. final protections: text RX, rodata R, data RW NX; ro_after_init
  *      stays RW for now;
  *   8. list it, COMING; jump_label_module_add(); its tracepoints
  *      (tracepoint_module_coming()) and events (trace_module_add_events())
  *      join the kernel's, so that init may probe or fire them;
- *   9. fire module_load; run init without module_mutex;
+ *   9. without module_mutex: set its parameters from the arguments (a
+ *      refusal undoes the load as in 10, without the events); fire
+ *      module_load; run init;
  *  10. on failure fire module_free and undo everything (its events, stray
  *      probes in its text, its tracepoints, its jump labels, ...); on
  *      success remove stray probes in its init text,
@@ -492,6 +494,7 @@ static void free_module_memory(struct module *mod)
 {
 	struct module_memory mem[MOD_MEM_NUM_TYPES];
 
+	module_free_params(mod);
 	memcpy(mem, mod->mem, sizeof(mem));
 	free_regions(mem);
 }
@@ -514,6 +517,8 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 		ret = write_module(info);
 	if (!ret)
 		ret = find_module_sections(info, mod);
+	if (!ret)
+		ret = module_find_params(info, mod);
 	if (!ret)
 		ret = check_export_dups(mod, mod->syms, mod->num_syms);
 	if (!ret)
@@ -581,13 +586,20 @@ static void finish_init(struct module *mod)
 	mod->state = MODULE_STATE_LIVE;
 }
 
-/* Steps 9 and 10: init runs without module_mutex (it may load modules). */
-static struct module *do_init_module(struct module *mod)
+/*
+ * Steps 9 and 10: its arguments set its parameters (a refusal has said
+ * why: the load is undone as after a failed init, without the events),
+ * then init runs without module_mutex (it may load modules).
+ */
+static struct module *do_init_module(struct module *mod, const char *args)
 {
-	int ret;
+	int ret = module_parse_params(mod, args);
+	bool refused = ret;
 
-	trace_module_load(mod);
-	ret = mod->init ? mod->init() : 0;
+	if (!refused) {
+		trace_module_load(mod);
+		ret = mod->init ? mod->init() : 0;
+	}
 	if (ret > 0) {
 		pr_warn("module %s: init returned %d, not 0 or -errno: taken as 0\n",
 			mod->name, ret);
@@ -595,11 +607,14 @@ static struct module *do_init_module(struct module *mod)
 	}
 	if (ret) {
 		jump_label_module_flush(mod);
-		trace_module_free(mod);
+		if (!refused)
+			trace_module_free(mod);
 	}
 	mutex_lock(&module_mutex);
 	if (ret) {
-		pr_err("module %s: init failed with %d\n", mod->name, ret);
+		if (!refused)
+			pr_err("module %s: init failed with %d\n", mod->name,
+			       ret);
 		mod->state = MODULE_STATE_GOING;
 		module_tracing_going(mod);
 		jump_label_module_del(mod);
@@ -633,7 +648,8 @@ static int link_coming(struct module *mod)
 	return 0;
 }
 
-struct module *load_module_blob(const struct module_blob *blob)
+struct module *load_module_blob_args(const struct module_blob *blob,
+				     const char *args)
 {
 	struct load_ctx ctx = { .info = {
 					.name = blob->name,
@@ -662,10 +678,15 @@ struct module *load_module_blob(const struct module_blob *blob)
 out_unlock:
 	mutex_unlock(&module_mutex);
 	module_elf_release(&ctx.info);
-	return IS_ERR(mod) ? mod : do_init_module(mod);
+	return IS_ERR(mod) ? mod : do_init_module(mod, args);
 }
 
-struct module *load_module(const char *name)
+struct module *load_module_blob(const struct module_blob *blob)
+{
+	return load_module_blob_args(blob, NULL);
+}
+
+struct module *load_module_args(const char *name, const char *args)
 {
 	const struct module_blob *blob = module_blob_find(name);
 
@@ -673,7 +694,12 @@ struct module *load_module(const char *name)
 		pr_err("module %s: not found (no blob of that name)\n", name);
 		return ERR_PTR(-ENOENT);
 	}
-	return load_module_blob(blob);
+	return load_module_blob_args(blob, args);
+}
+
+struct module *load_module_name(const char *name)
+{
+	return load_module_args(name, NULL);
 }
 
 int request_module(const char *name)

@@ -98,10 +98,44 @@ static int cmd_lsmod(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * argv[2..] as load_module()'s argument string: each word's blanks,
+ * quotes and backslashes behind a '\\', so that the loader splits and
+ * decodes it into the same words (b="two words" arrived as b=two words).
+ */
+static int insmod_args(char *buf, size_t size, int argc, char **argv)
+{
+	size_t len = 0;
+	const char *p;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 2; i < argc; i++) {
+		for (p = argv[i]; *p; p++) {
+			if (len + 3 >= size)
+				return -E2BIG;
+			if (strchr(" \t\n\"\\'", *p))
+				buf[len++] = '\\';
+			buf[len++] = *p;
+		}
+		if (i + 1 < argc)
+			buf[len++] = ' ';
+		buf[len] = '\0';
+	}
+	return 0;
+}
+
 static int cmd_insmod(int argc, char **argv)
 {
+	static char args[SHELL_LINE_MAX * 2];
 	struct text_poke_stats before = text_poke_stats;
-	struct module *mod = load_module(argv[1]);
+	struct module *mod;
+
+	if (insmod_args(args, sizeof(args), argc, argv)) {
+		shell_printf("insmod: %s: arguments too long\n", argv[1]);
+		return -E2BIG;
+	}
+	mod = load_module(argv[1], args);
 
 	if (IS_ERR(mod)) {
 		shell_printf("insmod: %s: failed: %ld (the log says why)\n",
@@ -113,6 +147,48 @@ static int cmd_insmod(int argc, char **argv)
 		argv[1], module_size(mod), mod->num_jump_entries,
 		text_poke_stats.sites - before.sites);
 	return 0;
+}
+
+static void modinfo_record(const char *key, const char *value, void *data)
+{
+	shell_printf("%-12s %s\n", key, value);
+}
+
+static void modinfo_value(const char *name, const char *value, void *data)
+{
+	shell_printf("  %s=%s\n", name, value);
+}
+
+/* Its .modinfo as the ISO carries it, then its parameters' values. */
+static int cmd_modinfo(int argc, char **argv)
+{
+	const struct module_blob *blob = module_blob_find(argv[1]);
+	struct module *mod;
+	int ret = 0;
+
+	if (blob) {
+		ret = module_blob_modinfo(blob, modinfo_record, NULL);
+		if (ret)
+			shell_printf(
+				"modinfo: %s: not a module the loader accepts: %d (the log says why)\n",
+				argv[1], ret);
+	}
+	mutex_lock(&module_mutex);
+	mod = find_module(argv[1]);
+	if (mod && mod->state == MODULE_STATE_LIVE) {
+		shell_printf("parameters: %u\n", mod->num_kp);
+		ret = module_params_show(mod, modinfo_value, NULL);
+	} else if (blob) {
+		shell_printf("not loaded\n");
+	}
+	mutex_unlock(&module_mutex);
+	if (!blob && !mod) {
+		shell_printf(
+			"modinfo: %s: no such module ('lsmod' lists them)\n",
+			argv[1]);
+		return -ENOENT;
+	}
+	return ret;
 }
 
 static int cmd_rmmod(int argc, char **argv)
@@ -246,8 +322,11 @@ const struct shell_cmd shell_sys_cmds[] = {
 	  true, cmd_cpu, complete_cpu },
 	{ "lsmod", "", "loaded modules, and those the ISO carries", 0, 0, false,
 	  cmd_lsmod },
-	{ "insmod", "<name>", "load a module the ISO carries", 1, 1, true,
-	  cmd_insmod, complete_blob },
+	{ "insmod", "<name> [param=value...]",
+	  "load a module the ISO carries, setting its parameters", 1,
+	  SHELL_ARGV_MAX - 2, true, cmd_insmod, complete_blob },
+	{ "modinfo", "<name>", "a module's .modinfo and its parameters' values",
+	  1, 1, false, cmd_modinfo, complete_blob },
 	{ "rmmod", "<name>", "unload a module", 1, 1, true, cmd_rmmod,
 	  complete_module },
 	{ "bench", "<glob>", "run the benchmark cases glob selects", 1, 1, true,
