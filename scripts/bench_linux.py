@@ -458,10 +458,12 @@ def table_rows(linux, ours, sites, module_why):
     """[(label, ours or reason, linux or reason)]."""
     def lin(name, params):
         for r in linux:
-            if r['name'] == name and r['params'].split(',partial')[0] == \
-                    params:
-                return r['value'] if 'partial' not in r['params'] else \
-                    f'{r["value"]:,.0f} (partial)'
+            words = r['params'].split(',') if r['params'] else []
+            partial = 'partial' in words
+            if r['name'] == name and \
+                    ','.join(w for w in words if w != 'partial') == params:
+                return f'{fmt(r["value"])} (partial)' if partial else \
+                    r['value']
         return 'missing'
 
     def our_user(name, params=''):
