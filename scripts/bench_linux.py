@@ -392,14 +392,15 @@ def parse_bench_lines(lines):
     return parsed
 
 
-def record(name, params, value, unit='insns'):
-    return {'name': name, 'config': 'linux', 'params': params,
+def record(name, params, value, unit='insns', config='linux'):
+    return {'name': name, 'config': config, 'params': params,
             'value': value, 'unit': unit}
 
 
-def linux_records(parsed, sites=None):
-    """Records (config linux) from parsed bench lines; sites: the
-    sched_schedstats key's site count in the image, or None."""
+def linux_records(parsed, sites=None, config='linux'):
+    """Records from parsed bench lines (of benchinit's run on any kernel:
+    config names it); sites: the sched_schedstats key's site count in the
+    image, or None."""
     out = []
     for v in parsed.lines.get('boot', []):
         out.append(record('boot_first_user_insns', '', int(v['tsc'])))
@@ -422,8 +423,9 @@ def linux_records(parsed, sites=None):
         out.append(record('flip_insns', f'sites={n},module', int(v['mean'])))
         out.append(record('flip_insns_per_site', f'sites={n},module',
                           int(v['mean']) / n))
-    if not parsed.done:
-        for r in out:
+    for r in out:
+        r['config'] = config
+        if not parsed.done:
             r['params'] = ','.join(p for p in (r['params'], 'partial') if p)
     return out
 
@@ -438,7 +440,14 @@ PENDING_USER = 'pending: needs user space (issue 22)'
 PENDING_MODULE = 'no module'
 
 
-def ours_value(records, name, params_prefix):
+def ours_value(records, name, params_prefix, exact=()):
+    """Our y figure: params exactly one of exact, else starting with
+    params_prefix."""
+    for want in exact:
+        for r in records:
+            if r['config'] == 'y' and r['name'] == name and \
+                    r['params'] == want:
+                return r['value']
     for r in records:
         if (r['config'] == 'y' and r['name'] == name
                 and r['params'].startswith(params_prefix)):
@@ -466,13 +475,13 @@ def table_rows(linux, ours, sites, module_why):
                     r['value']
         return 'missing'
 
-    def our_user(name, params=''):
-        value = ours_value(ours, name, params)
+    def our_user(name, *exact):
+        value = ours_value(ours, name, exact[0] if exact else '', exact)
         return value if value is not None else PENDING_USER
 
     rows = [
         ('pipe round trip (user, schedstats off)',
-         our_user('user_pipe_roundtrip_insns'),
+         our_user('user_pipe_roundtrip_insns', 'schedstats=0', ''),
          lin('user_pipe_roundtrip_insns', 'schedstats=0')),
         ('pipe round trip (user, schedstats on)',
          our_user('user_pipe_roundtrip_insns', 'schedstats=1'),
@@ -480,7 +489,7 @@ def table_rows(linux, ours, sites, module_why):
         ('getppid() (user)', our_user('user_getppid_insns'),
          lin('user_getppid_insns', '')),
         ('schedstats on via /proc/sys (write)',
-         our_user('user_schedstats_flip_insns'),
+         our_user('user_schedstats_flip_insns', 'on', ''),
          lin('user_schedstats_flip_insns', 'on')),
         (f'schedstats on, per site ({sites or "?"} sites in Linux)',
          our_user('user_schedstats_flip_insns_per_site'),
@@ -529,16 +538,23 @@ def print_table(rows):
 
 def write_plot(out, linux, ours):
     """flip_per_site.dat / .gp (/ .png when gnuplot is there)."""
-    lines = ['# sites  ours_y  linux  (instructions per site per flip)']
+    lines = ['# sites  ours_y  linux  linux_schedstats_via_proc_sys  '
+             '(instructions per site per flip)']
     have = False
-    for n in (1, 4, 56, 256, 1024):
+    sched = {}
+    for r in linux:
+        m = re.fullmatch(r'sites=(\d+)', r['params'])
+        if r['name'] == 'user_schedstats_flip_insns_per_site' and m:
+            sched[int(m.group(1))] = r['value']
+    for n in sorted({1, 4, 56, 256, 1024} | set(sched)):
         o = ours_flip(ours, n, True)
         li = next((r['value'] for r in linux if r['name'] ==
                    'flip_insns_per_site' and r['params'] ==
                    f'sites={n},module'), None)
         have = have or o is not None or li is not None
-        lines.append(f'{n} {"NaN" if o is None else o} '
-                     f'{"NaN" if li is None else li}')
+        cells = [n] + ['NaN' if v is None else v
+                       for v in (o, li, sched.get(n))]
+        lines.append(' '.join(str(c) for c in cells))
     if not have:
         return None
     (out / 'flip_per_site.dat').write_text('\n'.join(lines) + '\n')
@@ -553,7 +569,8 @@ def write_plot(out, linux, ours):
         'set title "static key flip per site, QEMU icount, 1 CPU"\n'
         "plot 'flip_per_site.dat' using 1:2 with linespoints title "
         "'this kernel (y)', '' using 1:3 with linespoints title "
-        "'Linux 6.1 (Debian, module key)'\n")
+        "'Linux 6.1 (Debian, module key)', '' using 1:4 with points "
+        "pt 7 title 'Linux 6.1, sched_schedstats via /proc/sys'\n")
     gnuplot = shutil.which('gnuplot')
     if gnuplot and run_tool([gnuplot, gp.name], cwd=out)[0] == 0:
         return out / 'flip_per_site.png'

@@ -60,6 +60,19 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(by_name(recs, 'boot_first_user_insns')[0]['value'],
                          6074456516)
 
+    def test_records_of_our_kernel(self):
+        # The same benchinit log from our kernel: records of config y,
+        # which the table takes as ours.
+        ours = bl.linux_records(bl.parse_bench_lines(LOG.splitlines()),
+                                config='y')
+        self.assertTrue(all(r['config'] == 'y' for r in ours))
+        rows = {r[0]: r for r in bl.table_rows([], ours, None, None)}
+        self.assertEqual(rows['pipe round trip (user, schedstats on)'][1],
+                         13287)
+        self.assertEqual(rows['pipe round trip (user, schedstats off)'][1],
+                         12876)
+        self.assertEqual(rows['getppid() (user)'][1], 337)
+
     def test_kallsyms_lines(self):
         parsed = bl.parse_bench_lines(LOG.splitlines())
         self.assertEqual(parsed.lines['kallsyms'],
