@@ -658,15 +658,19 @@ def stress(args, out):
           f'{args.flips} flips of four 4-site keys: {verdict}; log {log}')
     # Ours: the text_patch stress, the same flips.
     ours_dir = out / 'stress-ours'
+    ours_dir.mkdir(parents=True, exist_ok=True)
     cmd = [PYTHON, str(REPO_ROOT / 'scripts' / 'kunit.py'), 'run',
            '--build_dir', str(ours_dir), '--cpus', str(STRESS_CPUS),
            '--timeout', str(int(args.timeout)), '--filter',
            'text_patch.tpt_test_stress', '--kernel_args',
            f'text_patch_test.flips={args.flips} text_patch_test.budget='
            f'{int(args.timeout)} kunit.timeout=0']
+    serial = ours_dir / 'serial.log'     # kunit.py keeps the console there
+    serial.unlink(missing_ok=True)
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     (ours_dir / 'kunit.out').write_text(done.stdout + done.stderr)
-    our = parse_ours_stress((done.stdout + done.stderr).splitlines())
+    our = parse_ours_stress(serial.read_text(errors='replace').splitlines()
+                            if serial.exists() else [])
     if our and done.returncode == 0:
         ours_verdict = (f'all {our["survived"]} flips survived, '
                         f'{our["wrong"]} wrong branches')
