@@ -764,7 +764,8 @@ def build_arg_parser():
 
 
 def main(argv=None):
-    sys.stdout.reconfigure(line_buffering=True, errors='replace')
+    if hasattr(sys.stdout, 'reconfigure'):
+        sys.stdout.reconfigure(line_buffering=True, errors='replace')
     args = build_arg_parser().parse_args(argv)
     if args.flips <= 0:
         print('bench_linux.py: --flips must be positive')

@@ -3,12 +3,16 @@
 programs and the Linux module, partial output, the stress consoles, the
 initramfs writer, the bzImage payload and the __jump_table count; and the
 user programs' own bad input (make user, run on the host)."""
+import contextlib
+import io
+import json
 import lzma
 import struct
 import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from hosttools import REPO, make, run
 
@@ -132,6 +136,81 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(bl.image_package_of(text),
                          'linux-image-6.1.0-57-amd64')
         self.assertIsNone(bl.image_package_of('linux-image-amd64\n'))
+
+
+class MainTest(unittest.TestCase):
+    """bench_linux.main(): the one-line outcomes of bad input."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
+
+    def main(self, *args):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = bl.main(['--out', str(self.dir / 'out'), *args])
+        return rc, out.getvalue()
+
+    def test_no_package_skips(self):
+        calls = []
+
+        def no_apt(argv, cwd=None):
+            calls.append(argv[0])
+            return 100, 'E: no network\n'
+        with mock.patch.object(bl, 'run_tool', no_apt):
+            rc, out = self.main()
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(out.splitlines()), 1, out)
+        self.assertRegex(out, r'^linux: skipped: apt-cache knows no '
+                         r'linux-image-amd64')
+        self.assertIn('apt-cache', calls)
+
+    def test_download_failure_skips(self):
+        def apt(argv, cwd=None):
+            if argv[:2] == ['apt-cache', 'depends']:
+                return 0, '  Depends: linux-image-9.9-amd64\n'
+            return 100, 'E: Failed to fetch\n'
+        with mock.patch.object(bl, 'run_tool', apt):
+            rc, out = self.main()
+        self.assertEqual(rc, 0)
+        self.assertEqual(out, 'linux: skipped: apt-get download '
+                         'linux-image-9.9-amd64 failed: E: Failed to fetch\n')
+
+    def test_silent_kernel_fails_naming_the_log(self):
+        log = self.dir / 'serial.log'
+        log.write_text('[    0.0] Linux version 6.1\nKernel panic\n')
+        rc, out = self.main('--from-log', str(log))
+        self.assertEqual(rc, 1)
+        self.assertEqual(out, 'linux: failed: the kernel printed no bench '
+                         f'line, see {log}\n')
+
+    def test_partial_log_fails_and_marks(self):
+        log = self.dir / 'serial.log'
+        log.write_text('\n'.join(LOG.splitlines()[:3]) + '\n')
+        rc, out = self.main('--from-log', str(log))
+        self.assertEqual(rc, 1)
+        self.assertIn('linux: partial output', out)
+        records = json.loads((self.dir / 'out' / 'results.json').read_text())
+        self.assertTrue(records)
+        self.assertTrue(all('partial' in r['params'] for r in records))
+
+    def test_linux_records_replace_old_ones(self):
+        out = self.dir / 'out'
+        out.mkdir()
+        old = [{'name': 'x', 'config': 'y', 'params': '', 'value': 1,
+                'unit': 'insns'},
+               {'name': 'old', 'config': 'linux', 'params': '', 'value': 1,
+                'unit': 'insns'}]
+        (out / 'results.json').write_text(json.dumps(old))
+        log = self.dir / 'serial.log'
+        log.write_text(LOG)
+        rc, _ = self.main('--from-log', str(log))
+        self.assertEqual(rc, 0)
+        records = json.loads((out / 'results.json').read_text())
+        self.assertIn(old[0], records)
+        self.assertNotIn(old[1], records)
+        self.assertTrue(by_name(records, 'user_getppid_insns'))
 
 
 class StressParseTest(unittest.TestCase):
