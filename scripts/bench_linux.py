@@ -643,6 +643,8 @@ def stress(args, out):
         return EXIT_FAILED
     append = f'{STRESS_APPEND} bench_flips={args.flips}'
     log = work / 'serial.log'
+    print(f'linux: booting {kernel.version} on {STRESS_CPUS} vCPUs, '
+          f'{args.flips} flips (log {log})')
     lines, result = boot(qemu_argv(kernel, initrd, append, STRESS_CPUS,
                                    False), log, args.timeout)
     lin = parse_linux_stress(lines)
@@ -709,6 +711,7 @@ def bench(args, out):
             print(f'linux: skipped: {exc}')
             return EXIT_OK
         argv = qemu_argv(kernel, initrd, BENCH_APPEND, 1, True)
+        print(f'linux: booting {kernel.version} under -icount (log {log})')
         lines, result = boot(argv, log, args.timeout)
         if result.error:
             print(f'linux: failed: {result.error}')
