@@ -102,7 +102,8 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke \
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
+		 bench-linux stress-linux \
 		 $(config-targets)
 
 # The default goal.
@@ -609,9 +610,30 @@ fuzz-smoke: deps $(FUZZ_BIN)
 	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(O)/fuzz/smoke.log | tr '\n' ' '; echo
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
-# table, writes build/bench/results.json and a gnuplot plot.
+# table, writes build/bench/results.json and a gnuplot plot; then the
+# Linux column (bench-linux), which a missing package only skips.
 bench:
-	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench.py
+	$(Q)scripts/install-deps.sh --bench && { $(PYTHON) scripts/bench.py; \
+		s=$$?; $(PYTHON) scripts/bench_linux.py || s=1; exit $$s; }
+
+# Debian's Linux (linux-image-amd64, fetched and cached in build/bench/linux)
+# under the same QEMU, the same user programs: its column beside ours (y,
+# from build/bench/results.json) with ratios. stress-linux: Linux and this
+# kernel on 4 vCPUs, STRESS_LINUX_FLIPS flips of four 4-site keys under
+# readers; the flips each survived. See scripts/bench_linux.py.
+STRESS_LINUX_FLIPS ?= 2000
+PHONY += bench-linux stress-linux
+bench-linux:
+	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench_linux.py
+
+stress-linux: deps
+	$(Q)$(PYTHON) scripts/bench_linux.py --stress --flips $(STRESS_LINUX_FLIPS)
+
+# The user programs (user/Makefile): every user/<dir>/<name>.c as the static
+# executable $(O)/user/<name>, by the host's gcc -O2 -static.
+PHONY += user
+user:
+	$(Q)$(MAKE) -f user/Makefile O=$(O) Q=$(Q) user
 
 debug: deps $(ISO_DIR)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
@@ -635,13 +657,16 @@ help:
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
 	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
-	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
+	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench), then bench-linux'
+	@echo '  bench-linux    - the same programs on Debian'"'"'s Linux 6.1 under the same QEMU, ratios'
+	@echo '  stress-linux   - flips under readers on 4 vCPUs, Linux and ours (STRESS_LINUX_FLIPS=n)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
 	@echo '  modules        - build the modules (obj-m), check them (modpost), stage them'
 	@echo '                   in $(O)/iso-modules; with M=dir, the modules of dir instead'
+	@echo '  user           - build the user programs user/*/*.c into $(O)/user (static, gcc -O2 -static)'
 	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..." and the modules'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'
