@@ -82,7 +82,7 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke \
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke fuzz-shell \
 		 $(config-targets)
 
 # The default goal.
@@ -493,7 +493,7 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
-	@echo "Module loader fuzz pass ($(FUZZ_RUNS) inputs):"
+	@echo "Fuzz passes: module loader ($(FUZZ_RUNS) inputs), console ($(SHELL_FUZZ_RUNS)):"
 	$(Q)$(MAKE) O=build/test-default fuzz-smoke
 	@echo "Console session (tests/shell_session.json, 4 CPUs):"
 	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
@@ -535,23 +535,57 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS)
 		-fno-sanitize-recover=all -Wall -Werror -iquote include \
 		-o $@ $(FUZZ_SRCS)
 
-# Seeds: the test modules of the default test build, and real modules.
+# Seeds: the test modules of the default test build, real modules, and
+# the crafted files of tests/fuzz/seeds/*.S (each one a past finding).
+FUZZ_SEEDS := $(patsubst tests/fuzz/seeds/%.S,$(O)/fuzz/seeds/%.o,\
+		$(wildcard tests/fuzz/seeds/*.S))
+$(O)/fuzz/seeds/%.o: tests/fuzz/seeds/%.S
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -c -o $@ $<
+
 fuzz-seed = mkdir -p $(1) && \
 	cp -f $(wildcard build/test-default/kernel/module/test/*.ko \
-		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) $(1)/ 2>/dev/null; true
+		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) \
+		$(FUZZ_SEEDS) $(1)/ 2>/dev/null; true
 
-PHONY += fuzz fuzz-smoke
-fuzz: deps $(FUZZ_BIN)
+# The console's line editor and parser (tests/fuzz/shell_fuzz.c): the
+# files as the kernel builds them, over a shim of three kernel headers.
+# make fuzz-shell runs FUZZ_TIME seconds; make test SHELL_FUZZ_RUNS inputs.
+SHELL_FUZZ_RUNS ?= 30000
+SHELL_FUZZ_BIN := $(O)/fuzz/shell_fuzz
+SHELL_FUZZ_SRCS := tests/fuzz/shell_fuzz.c kernel/shell/parse.c kernel/shell/editor.c
+
+$(SHELL_FUZZ_BIN): $(SHELL_FUZZ_SRCS) include/linux/shell.h \
+		   $(wildcard tests/fuzz/shim/linux/*.h)
+	$(quiet) FUZZCC $@
+	@mkdir -p $(@D)
+	$(Q)clang-14 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Wall -Werror -I tests/fuzz/shim \
+		-I include -o $@ $(SHELL_FUZZ_SRCS)
+
+# $(call fuzz-pass,binary,corpus,what): a bounded pass from a fresh corpus.
+fuzz-pass = $(1) -runs=$(4) -seed=1 -print_final_stats=1 \
+	-artifact_prefix=$(O)/fuzz/ $(2) > $(2).log 2>&1 || \
+	{ tail -40 $(2).log; echo "fuzz: $(3) failed, see $(2).log" >&2; exit 1; }; \
+	grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(2).log | tr '\n' ' '; echo
+
+PHONY += fuzz fuzz-smoke fuzz-shell
+fuzz: deps $(FUZZ_BIN) $(FUZZ_SEEDS)
 	$(Q)$(call fuzz-seed,$(O)/fuzz/corpus)
 	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus
 
-fuzz-smoke: deps $(FUZZ_BIN)
+fuzz-shell: deps $(SHELL_FUZZ_BIN)
+	$(Q)mkdir -p $(O)/fuzz/shell-corpus && cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-corpus/
+	$(Q)$(SHELL_FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/shell-corpus
+
+fuzz-smoke: deps $(FUZZ_BIN) $(FUZZ_SEEDS) $(SHELL_FUZZ_BIN)
 	$(Q)rm -rf $(O)/fuzz/smoke && $(call fuzz-seed,$(O)/fuzz/smoke)
-	$(Q)$(FUZZ_BIN) -runs=$(FUZZ_RUNS) -seed=1 -print_final_stats=1 \
-		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/smoke > $(O)/fuzz/smoke.log 2>&1 || \
-		{ tail -40 $(O)/fuzz/smoke.log; echo "fuzz: the module loader failed, see $(O)/fuzz/smoke.log" >&2; exit 1; }
-	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(O)/fuzz/smoke.log | tr '\n' ' '; echo
+	$(Q)$(call fuzz-pass,$(FUZZ_BIN),$(O)/fuzz/smoke,the module loader,$(FUZZ_RUNS))
+	$(Q)rm -rf $(O)/fuzz/shell-smoke && mkdir -p $(O)/fuzz/shell-smoke && \
+		cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-smoke/
+	$(Q)$(call fuzz-pass,$(SHELL_FUZZ_BIN),$(O)/fuzz/shell-smoke,the console's editor and parser,$(SHELL_FUZZ_RUNS))
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
@@ -582,6 +616,7 @@ help:
 	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
+	@echo '  fuzz-shell     - fuzz the console'"'"'s line editor and parser FUZZ_TIME=$(FUZZ_TIME) s'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
