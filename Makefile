@@ -82,7 +82,7 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke fuzz-shell \
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke fuzz-shell model \
 		 $(config-targets)
 
 # The default goal.
@@ -501,6 +501,8 @@ test: deps buildcheck
 		--cpus 4 --timeout 120 tests/shell_session.json
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
+	@echo "The int3 batch, model-checked (tests/model/text_poke.pml):"
+	$(Q)$(MAKE) O=build/test-default model
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
@@ -587,6 +589,14 @@ fuzz-smoke: deps $(FUZZ_BIN) $(FUZZ_SEEDS) $(SHELL_FUZZ_BIN)
 		cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-smoke/
 	$(Q)$(call fuzz-pass,$(SHELL_FUZZ_BIN),$(O)/fuzz/shell-smoke,the console's editor and parser,$(SHELL_FUZZ_RUNS))
 
+# The SPIN model of the int3 batch (tests/model/text_poke.pml) and its
+# mutants, in $(O)/model: exhaustive for 3 CPUs, MODEL_MINUTES for 4.
+MODEL_MINUTES ?= 1
+PHONY += model
+model: deps
+	$(Q)$(PYTHON) scripts/check_model.py --build-dir $(O)/model \
+		--minutes $(MODEL_MINUTES)
+
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot.
 bench:
@@ -615,6 +625,7 @@ help:
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
 	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
+	@echo '  model          - model-check the int3 batch with SPIN, and its mutants (MODEL_MINUTES=$(MODEL_MINUTES) for 4 CPUs)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
 	@echo '  fuzz-shell     - fuzz the console'"'"'s line editor and parser FUZZ_TIME=$(FUZZ_TIME) s'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
