@@ -19,19 +19,20 @@
 #include <linux/errno.h>
 #include <linux/shell.h>
 
-#define CHECK(cond)                                                      \
-	do {                                                             \
-		if (!(cond)) {                                           \
+#define CHECK(cond)                                                          \
+	do {                                                                 \
+		if (!(cond)) {                                               \
 			fprintf(stderr, "shell_fuzz: %s:%d: %s\n", __FILE__, \
-				__LINE__, #cond);                        \
-			abort();                                         \
-		}                                                        \
+				__LINE__, #cond);                            \
+			abort();                                             \
+		}                                                            \
 	} while (0)
 
 /* Names to complete against: shared prefixes, one a prefix of another. */
 static const char *const names[] = {
-	"key", "keys", "kernel", "trace", "tracepoints", "test", "help",
-	"insmod", "rmmod", "lsmod", "cpu", "cpus", "poweroff", "bench",
+	"key",	"keys", "kernel",   "trace", "tracepoints",
+	"test", "help", "insmod",   "rmmod", "lsmod",
+	"cpu",	"cpus", "poweroff", "bench",
 };
 
 static void check_editor(const struct shell_editor *ed)
