@@ -508,7 +508,9 @@ test: deps buildcheck
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
 # keys with readers on every other CPU (make test runs 2,000); then CPU
 # hotplug, 1,000 offline/online cycles of CPUs 1..3 with a key flipping,
-# readers, timers and delayed work (make test runs 50).
+# readers, timers and delayed work (make test runs 50); then the int3
+# stress once more with text_poke.park=off (tests/stress_park_off.json),
+# which must die of a stray int3 under multi-threaded TCG.
 STRESS_FLIPS ?= 100000
 STRESS_CYCLES ?= 1000
 stress: deps
@@ -518,6 +520,8 @@ stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
 		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
 		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
+	@echo "The int3 stress with text_poke.park=off, expected to die of a stray int3 (the park's reason):"
+	$(Q)$(PYTHON) scripts/kunit.py plan tests/stress_park_off.json --cpus $(CPUS)
 
 # The module loader's pure part under libFuzzer (tests/fuzz/module_fuzz.c),
 # built for the host with clang, ASan and UBSan. Seeds: the test modules
@@ -623,7 +627,8 @@ help:
 	@echo '  run            - build the kernel and ISO, boot it under QEMU, start the console; piped stdin is read as commands (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
-	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
+	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n),'
+	@echo '                   then the flips with text_poke.park=off, expected to crash'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench)'
 	@echo '  model          - model-check the int3 batch with SPIN, and its mutants (MODEL_MINUTES=$(MODEL_MINUTES) for 4 CPUs)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
