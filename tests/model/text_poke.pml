@@ -19,15 +19,17 @@
  *
  * Configuration (spin -D...): NCPU (3 or 4), TCG (0: the SDM's rules only,
  * 1: and QEMU's translation cache), PARK (1: the other CPUs are parked for
- * the last write, as text_poke.park=on; 0: a plain sync round). Mutants,
- * each a change the protocol must not survive: M_NO_SYNC1, M_NO_SYNC2,
- * M_NO_SYNC3 (drop that sync round; the third is the park when PARK=1),
- * M_RELEASE_EARLY (retire the batch before its last sync round),
- * M_ARM_LATE (arm the references after the first int3 is written),
- * M_UNSORTED (publish the batch in queue order, unsorted), M_NO_WAIT
- * (retire without waiting for CPUs still in the handler),
- * M_NO_HOTPLUG_LOCK (flip without cpus_read_lock()). The skipped park is
- * TCG=1 PARK=0.
+ * the last write, as text_poke.park=on; 0: a plain sync round), HOTPLUG
+ * (1: the hotplug process runs). Mutants, each a change the protocol must
+ * not survive: M_NO_SYNC1, M_NO_SYNC2, M_NO_SYNC3 (drop that sync round;
+ * the third is the park when PARK=1), M_RELEASE_EARLY (retire the batch
+ * before its last sync round), M_ARM_LATE (arm the references after the
+ * first int3 is written), M_UNSORTED (publish the batch in queue order,
+ * unsorted), M_NO_HOTPLUG_LOCK (flip without cpus_read_lock()); the
+ * skipped park is TCG=1 PARK=0. Two it survives, as the model shows:
+ * M_NO_SYNC2 with PARK=1, and M_NO_WAIT (retire without waiting for CPUs
+ * still in the handler: none can be, the handler runs with interrupts
+ * off and the last sync round waited for every CPU).
  */
 
 #ifndef NCPU
