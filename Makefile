@@ -103,7 +103,7 @@ CMDLINE ?=
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
 no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
-		 bench-linux stress-linux \
+		 bench-linux stress-linux fuzz-shell model \
 		 $(config-targets)
 
 # The default goal.
@@ -549,7 +549,7 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
-	@echo "Module loader fuzz pass ($(FUZZ_RUNS) inputs):"
+	@echo "Fuzz passes: module loader ($(FUZZ_RUNS) inputs), console ($(SHELL_FUZZ_RUNS)):"
 	$(Q)$(MAKE) O=build/test-default fuzz-smoke
 	@echo "Console session (tests/shell_session.json, 4 CPUs):"
 	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
@@ -557,12 +557,16 @@ test: deps buildcheck
 		--cpus 4 --timeout 120 tests/shell_session.json
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
+	@echo "The int3 batch, model-checked (tests/model/text_poke.pml):"
+	$(Q)$(MAKE) O=build/test-default model
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
 
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
 # keys with readers on every other CPU (make test runs 2,000); then CPU
 # hotplug, 1,000 offline/online cycles of CPUs 1..3 with a key flipping,
-# readers, timers and delayed work (make test runs 50).
+# readers, timers and delayed work (make test runs 50); then the int3
+# stress once more with text_poke.park=off (tests/stress_park_off.json),
+# which must die of a stray int3 under multi-threaded TCG.
 STRESS_FLIPS ?= 100000
 STRESS_CYCLES ?= 1000
 stress: deps
@@ -572,6 +576,8 @@ stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
 		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
 		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
+	@echo "The int3 stress with text_poke.park=off, expected to die of a stray int3 (the park's reason):"
+	$(Q)$(PYTHON) scripts/kunit.py plan tests/stress_park_off.json --cpus $(CPUS)
 
 # The module loader's pure part under libFuzzer (tests/fuzz/module_fuzz.c),
 # built for the host with clang, ASan and UBSan. Seeds: the test modules
@@ -591,23 +597,65 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS)
 		-fno-sanitize-recover=all -Wall -Werror -iquote include \
 		-o $@ $(FUZZ_SRCS)
 
-# Seeds: the test modules of the default test build, and real modules.
+# Seeds: the test modules of the default test build, real modules, and
+# the crafted files of tests/fuzz/seeds/*.S (each one a past finding).
+FUZZ_SEEDS := $(patsubst tests/fuzz/seeds/%.S,$(O)/fuzz/seeds/%.o,\
+		$(wildcard tests/fuzz/seeds/*.S))
+$(O)/fuzz/seeds/%.o: tests/fuzz/seeds/%.S
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -c -o $@ $<
+
 fuzz-seed = mkdir -p $(1) && \
 	cp -f $(wildcard build/test-default/kernel/module/test/*.ko \
-		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) $(1)/ 2>/dev/null; true
+		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) \
+		$(FUZZ_SEEDS) $(1)/ 2>/dev/null; true
 
-PHONY += fuzz fuzz-smoke
-fuzz: deps $(FUZZ_BIN)
+# The console's line editor and parser (tests/fuzz/shell_fuzz.c): the
+# files as the kernel builds them, over a shim of three kernel headers.
+# make fuzz-shell runs FUZZ_TIME seconds; make test SHELL_FUZZ_RUNS inputs.
+SHELL_FUZZ_RUNS ?= 30000
+SHELL_FUZZ_BIN := $(O)/fuzz/shell_fuzz
+SHELL_FUZZ_SRCS := tests/fuzz/shell_fuzz.c kernel/shell/parse.c kernel/shell/editor.c
+
+$(SHELL_FUZZ_BIN): $(SHELL_FUZZ_SRCS) include/linux/shell.h \
+		   $(wildcard tests/fuzz/shim/linux/*.h)
+	$(quiet) FUZZCC $@
+	@mkdir -p $(@D)
+	$(Q)clang-14 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Wall -Werror -I tests/fuzz/shim \
+		-I include -o $@ $(SHELL_FUZZ_SRCS)
+
+# $(call fuzz-pass,binary,corpus,what): a bounded pass from a fresh corpus.
+fuzz-pass = $(1) -runs=$(4) -seed=1 -print_final_stats=1 \
+	-artifact_prefix=$(O)/fuzz/ $(2) > $(2).log 2>&1 || \
+	{ tail -40 $(2).log; echo "fuzz: $(3) failed, see $(2).log" >&2; exit 1; }; \
+	grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(2).log | tr '\n' ' '; echo
+
+PHONY += fuzz fuzz-smoke fuzz-shell
+fuzz: deps $(FUZZ_BIN) $(FUZZ_SEEDS)
 	$(Q)$(call fuzz-seed,$(O)/fuzz/corpus)
 	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/corpus
 
-fuzz-smoke: deps $(FUZZ_BIN)
+fuzz-shell: deps $(SHELL_FUZZ_BIN)
+	$(Q)mkdir -p $(O)/fuzz/shell-corpus && cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-corpus/
+	$(Q)$(SHELL_FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/shell-corpus
+
+fuzz-smoke: deps $(FUZZ_BIN) $(FUZZ_SEEDS) $(SHELL_FUZZ_BIN)
 	$(Q)rm -rf $(O)/fuzz/smoke && $(call fuzz-seed,$(O)/fuzz/smoke)
-	$(Q)$(FUZZ_BIN) -runs=$(FUZZ_RUNS) -seed=1 -print_final_stats=1 \
-		-artifact_prefix=$(O)/fuzz/ $(O)/fuzz/smoke > $(O)/fuzz/smoke.log 2>&1 || \
-		{ tail -40 $(O)/fuzz/smoke.log; echo "fuzz: the module loader failed, see $(O)/fuzz/smoke.log" >&2; exit 1; }
-	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' $(O)/fuzz/smoke.log | tr '\n' ' '; echo
+	$(Q)$(call fuzz-pass,$(FUZZ_BIN),$(O)/fuzz/smoke,the module loader,$(FUZZ_RUNS))
+	$(Q)rm -rf $(O)/fuzz/shell-smoke && mkdir -p $(O)/fuzz/shell-smoke && \
+		cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-smoke/
+	$(Q)$(call fuzz-pass,$(SHELL_FUZZ_BIN),$(O)/fuzz/shell-smoke,the console's editor and parser,$(SHELL_FUZZ_RUNS))
+
+# The SPIN model of the int3 batch (tests/model/text_poke.pml) and its
+# mutants, in $(O)/model: exhaustive for 3 CPUs, MODEL_MINUTES for 4.
+MODEL_MINUTES ?= 1
+PHONY += model
+model: deps
+	$(Q)$(PYTHON) scripts/check_model.py --build-dir $(O)/model \
+		--minutes $(MODEL_MINUTES)
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot; then the
@@ -656,11 +704,14 @@ help:
 	@echo '  run            - build the kernel and ISO, boot it under QEMU, start the console; piped stdin is read as commands (CPUS=$(CPUS))'
 	@echo '  test           - build and boot every test configuration, run all KUnit suites'
 	@echo '  stress         - 100,000 flips with readers on every other CPU (STRESS_FLIPS=n),'
-	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n)'
+	@echo '                   then 1,000 CPU offline/online cycles (STRESS_CYCLES=n),'
+	@echo '                   then the flips with text_poke.park=off, expected to crash'
 	@echo '  bench          - static key benchmarks, JUMP_LABEL=y vs =n (build/bench), then bench-linux'
 	@echo '  bench-linux    - the same programs on Debian'"'"'s Linux 6.1 under the same QEMU, ratios'
 	@echo '  stress-linux   - flips under readers on 4 vCPUs, Linux and ours (STRESS_LINUX_FLIPS=n)'
+	@echo '  model          - model-check the int3 batch with SPIN, and its mutants (MODEL_MINUTES=$(MODEL_MINUTES) for 4 CPUs)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
+	@echo '  fuzz-shell     - fuzz the console'"'"'s line editor and parser FUZZ_TIME=$(FUZZ_TIME) s'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'

@@ -4,7 +4,8 @@
 # Installs the Debian packages the build and the QEMU boot need, if any is
 # missing (libelf-dev for scripts/jump_label_fixup.c, python3-pyelftools for
 # scripts/check_jump_table.py and scripts/modpost.py, clang-14 and
-# libclang-rt-14-dev for the module loader's fuzzer). As root it runs
+# libclang-rt-14-dev for the module loader's fuzzer, spin for the model of
+# the int3 batch protocol in tests/model). As root it runs
 # apt-get; otherwise it prints the command to run.
 # With --bench it also needs gnuplot (for make bench).
 set -e
@@ -27,6 +28,8 @@ have mformat || need="$need mtools"
 have clang-14 || need="$need clang-14"
 ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
 	>/dev/null 2>&1 || need="$need libclang-rt-14-dev"
+# The SPIN model of the int3 batch (make model, and in make test).
+have spin || need="$need spin"
 if [ "$1" = --bench ]; then
 	have gnuplot || need="$need gnuplot-nox"
 fi

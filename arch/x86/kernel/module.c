@@ -123,8 +123,8 @@ static int apply_one(const struct load_info *info, unsigned int relsec,
 		&info->sec[info->sechdrs[relsec].sh_info];
 	u32 type = ELF64_R_TYPE(rel->r_info);
 	int width = arch_reloc_width(type), ret;
-	u8 *loc = info->base[ts->type] + ts->offset + rel->r_offset;
-	u64 p = info->addr[ts->type] + ts->offset + rel->r_offset, s, v;
+	u64 p, s, v;
+	u8 *loc;
 
 	if (width < 0) {
 		module_elf_err(
@@ -134,8 +134,14 @@ static int apply_one(const struct load_info *info, unsigned int relsec,
 			arch_reloc_name(type) ?: "type", type);
 		return -ENOEXEC;
 	}
+	/*
+	 * Nothing to write (R_X86_64_NONE): the target section may be empty
+	 * and have no memory at all, so no address is formed in it.
+	 */
 	if (!width)
 		return 0;
+	loc = info->base[ts->type] + ts->offset + rel->r_offset;
+	p = info->addr[ts->type] + ts->offset + rel->r_offset;
 	ret = module_reloc_symbol(info, relsec, n, ELF64_R_SYM(rel->r_info),
 				  &s);
 	if (!ret)

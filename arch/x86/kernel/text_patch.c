@@ -61,6 +61,50 @@ core_param_named("text_poke.batch", text_poke_batching, bool);
 
 void (*text_poke_test_hook)(enum text_poke_step step);
 
+/*
+ * text_poke.park=auto|on|off: whether step 4 of a batch parks the other
+ * CPUs (see text_poke_bp_batch()). auto, the default, parks under QEMU's
+ * TCG, which needs it, and nowhere else, where the protocol does not.
+ */
+static const char *const tp_park_names[] = {
+	[TEXT_POKE_PARK_AUTO] = "auto",
+	[TEXT_POKE_PARK_ON] = "on",
+	[TEXT_POKE_PARK_OFF] = "off",
+};
+static int tp_park_mode = TEXT_POKE_PARK_AUTO;
+static bool tp_park = true; /* what tp_park_mode means here, from init */
+
+int text_poke_param_park(const char *val, const struct kernel_param *kp)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(tp_park_names); i++) {
+		if (!strcmp(val, tp_park_names[i])) {
+			*(int *)kp->arg = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+core_param_cb("text_poke.park", text_poke_param_park, tp_park_mode);
+
+/* QEMU's TCG says so in CPUID's hypervisor leaf: "TCGTCGTCGTCG". */
+bool text_poke_under_tcg(void)
+{
+	u32 sig[3], a, c, d, b;
+
+	cpuid(1, &a, &b, &c, &d);
+	if (!(c & (1U << 31))) /* no hypervisor */
+		return false;
+	cpuid(0x40000000, &a, &sig[0], &sig[1], &sig[2]);
+	return !memcmp(sig, "TCGTCGTCGTCG", sizeof(sig));
+}
+
+bool text_poke_parks(void)
+{
+	return tp_park;
+}
+
 struct text_poke_loc {
 	void *addr;
 	u8 len;
@@ -380,7 +424,14 @@ static struct int3_hook poke_int3_hook = { .handler = poke_int3_handler };
 
 void __init text_poke_init(void)
 {
+	bool tcg = text_poke_under_tcg();
+
 	register_int3_hook(&poke_int3_hook);
+	tp_park = tp_park_mode == TEXT_POKE_PARK_ON ||
+		  (tp_park_mode == TEXT_POKE_PARK_AUTO && tcg);
+	pr_info("text_poke: park=%s%s: the last write of a batch %s\n",
+		tp_park_names[tp_park_mode], tcg ? " (under QEMU's TCG)" : "",
+		tp_park ? "parks the other CPUs" : "is a plain sync round");
 }
 
 /*
@@ -443,7 +494,8 @@ static void bp_step(enum text_poke_step step)
 /*
  * Steps 1-5 of the protocol for vec[0..nr), sorted by address.
  *
- * Step 4 writes with the other CPUs parked. Real CPUs need only the
+ * Step 4 writes with the other CPUs parked (text_poke.park=, under TCG
+ * by default). Real CPUs need only the
  * serializing IPI, but under QEMU's multi-threaded TCG a CPU that was
  * translating a site while it was written can keep a translation of the
  * old bytes -- with the int3 -- that no later serialization discards, and
@@ -467,7 +519,13 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	text_poke_pass(&alias, vec, nr, TP_TAILS);
 	text_poke_sync();
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
-	text_poke_sync_parked(&alias, vec, nr);
+	if (tp_park) {
+		text_poke_sync_parked(&alias, vec, nr);
+		text_poke_stats.parked_rounds++;
+	} else {
+		text_poke_pass(&alias, vec, nr, TP_FIRST);
+		text_poke_sync();
+	}
 	tp_alias_unmap(&alias);
 	bp_retire();
 	text_poke_stats.batches++;

@@ -488,12 +488,63 @@ static void tpt_test_stress(struct kunit *test)
 		   text_poke_int3_hits() - hits);
 }
 
+/*
+ * text_poke.park=auto|on|off: the setter takes exactly those words and
+ * refuses any other, changing nothing; the value boot parsed (the command
+ * line read again for it) decides, with CPUID, whether a batch parks the
+ * other CPUs for its last write, and every batch then does or none does.
+ */
+static void tpt_test_park(struct kunit *test)
+{
+	static const char *const bad[] = { "", "maybe", "OFF", "on ", "1" };
+	int mode = TEXT_POKE_PARK_AUTO, probe = TEXT_POKE_PARK_ON, i;
+	struct kernel_param kp = { .name = "text_poke.park",
+				   .set = text_poke_param_park,
+				   .arg = &probe };
+	struct text_poke_stats before = text_poke_stats;
+	unsigned long batches, parked;
+	bool want;
+
+	KUNIT_EXPECT_EQ(test, text_poke_param_park("off", &kp), 0);
+	KUNIT_EXPECT_EQ(test, probe, TEXT_POKE_PARK_OFF);
+	KUNIT_EXPECT_EQ(test, text_poke_param_park("auto", &kp), 0);
+	KUNIT_EXPECT_EQ(test, probe, TEXT_POKE_PARK_AUTO);
+	KUNIT_EXPECT_EQ(test, text_poke_param_park("on", &kp), 0);
+	KUNIT_EXPECT_EQ(test, probe, TEXT_POKE_PARK_ON);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ(test, text_poke_param_park(bad[i], &kp),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, probe, TEXT_POKE_PARK_ON);
+	}
+
+	kp.arg = &mode;
+	KUNIT_ASSERT_GE(test, parse_args_for(saved_command_line, &kp), 0);
+	want = mode == TEXT_POKE_PARK_ON ||
+	       (mode == TEXT_POKE_PARK_AUTO && text_poke_under_tcg());
+	KUNIT_EXPECT_EQ(test, text_poke_parks(), want);
+
+	static_branch_enable(&tpt_one);
+	KUNIT_EXPECT_EQ(test, tpt_one_fn(), 1);
+	static_branch_disable(&tpt_one);
+	KUNIT_EXPECT_EQ(test, tpt_one_fn(), 0);
+	batches = text_poke_stats.batches - before.batches;
+	parked = text_poke_stats.parked_rounds - before.parked_rounds;
+	KUNIT_EXPECT_GE(test, batches, 2);
+	KUNIT_EXPECT_EQ(test, parked, want ? batches : 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			3 * batches);
+	kunit_info(test, "text_poke.park mode %d, %s TCG: %lu of %lu batches parked",
+		   mode, text_poke_under_tcg() ? "under" : "not under", parked,
+		   batches);
+}
+
 static struct kunit_case tpt_cases[] = {
 	KUNIT_CASE(tpt_test_text_lock),
 	KUNIT_CASE(tpt_test_int3_emulation),
 	KUNIT_CASE(tpt_test_big_batched),
 	KUNIT_CASE(tpt_test_56_unbatched),
 	KUNIT_CASE(tpt_test_alloc_failure),
+	KUNIT_CASE(tpt_test_park),
 	KUNIT_CASE_SLOW(tpt_test_stress),
 	{}
 };

@@ -15,6 +15,7 @@ struct text_poke_stats {
 	unsigned long passes;		/* write passes (3 a batch, 1 a text_poke()) */
 	unsigned long sync_rounds;	/* sync_core() rounds on every CPU */
 	unsigned long early_flushes;	/* batches applied because memory ran out */
+	unsigned long parked_rounds;	/* last writes made with the others parked */
 };
 
 extern struct text_poke_stats text_poke_stats;
@@ -26,6 +27,16 @@ unsigned long text_poke_cpu_int3_hits(unsigned int cpu);
 
 /* text_poke.batch=0 on the command line: one site per batch. */
 extern bool text_poke_batching;
+
+/*
+ * text_poke.park=auto|on|off (the setter, for tests to parse with), what
+ * it resolved to at boot, and whether CPUID says QEMU's TCG runs us.
+ */
+enum { TEXT_POKE_PARK_AUTO, TEXT_POKE_PARK_ON, TEXT_POKE_PARK_OFF };
+struct kernel_param;
+int text_poke_param_park(const char *val, const struct kernel_param *kp);
+bool text_poke_parks(void);
+bool text_poke_under_tcg(void);
 
 /* Called on the patching CPU after these protocol steps. */
 enum text_poke_step {
