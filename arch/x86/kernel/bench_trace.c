@@ -8,6 +8,7 @@
  *                   taken (conditional branches), bit 4 a data read
  *                   follows
  *   its ip          zigzag varint, the difference from the previous ip
+ *   its length      one byte, calls only (the return address they push)
  *   the read        zigzag varint, the difference from the previous read
  *
  * About 3 bytes an instruction. Data addresses are computed, not observed: the
@@ -48,7 +49,7 @@ enum bt_kind {
 struct bt_insn {
 	unsigned long ip;
 	unsigned long read;	/* the address read, if has_read */
-	unsigned int len;	/* conditional branches only */
+	unsigned int len;	/* conditional branches and calls only */
 	u8 kind;
 	bool has_read;
 };
@@ -315,12 +316,19 @@ static void bt_decode(struct bt_insn *in, unsigned long ip,
 	in->kind = bt_kind1(op, p[head]);
 	if (in->kind == BT_COND)
 		in->len = px.n + 2;
-	if (bt_modrm1(op) &&
-	    bt_modrm_addr(p + head, head, bt_imm(false, op, p[head], px.opsize),
-			  &px, ip, regs, &in->read, &len) &&
-	    bt_operand_read(false, op, p[head])) {
-		in->has_read = true;
-		return;
+	else if (in->kind == BT_CALL)
+		in->len = px.n + 5;
+	if (bt_modrm1(op)) {
+		bool mem = bt_modrm_addr(p + head, head,
+					 bt_imm(false, op, p[head], px.opsize),
+					 &px, ip, regs, &in->read, &len);
+
+		if (in->kind == BT_CALL_IND)
+			in->len = len;
+		if (mem && bt_operand_read(false, op, p[head])) {
+			in->has_read = true;
+			return;
+		}
 	}
 	in->has_read = bt_implicit_read(op, regs, &in->read);
 }
@@ -336,6 +344,8 @@ static void bt_emit(const struct bt_insn *in, unsigned long next_ip)
 	bt_put(h);
 	bt_varint((long)(in->ip - btrace.prev_ip));
 	btrace.prev_ip = in->ip;
+	if (in->kind == BT_CALL || in->kind == BT_CALL_IND)
+		bt_put(in->len);
 	if (in->has_read) {
 		bt_varint((long)(in->read - btrace.prev_read));
 		btrace.prev_read = in->read;
