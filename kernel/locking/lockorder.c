@@ -136,7 +136,8 @@ static struct lock_class *lockorder_new_class(const char *name)
 }
 
 /* The class of map, registered at its first acquisition. */
-static noinline struct lock_class *lockorder_register(struct lockorder_map *map)
+static __cold noinline struct lock_class *
+lockorder_register(struct lockorder_map *map)
 {
 	struct lock_class_key *key = map->key;
 	struct lock_class *c;
@@ -362,7 +363,7 @@ static const char *lockorder_rw(bool read)
 	return read ? " (read)" : "";
 }
 
-static void lockorder_print_inversion(const struct lockorder_report *r)
+static __cold void lockorder_print_inversion(const struct lockorder_report *r)
 {
 	const struct lockorder_held *h = r->held;
 	unsigned int i,
@@ -390,7 +391,7 @@ static void lockorder_print_inversion(const struct lockorder_report *r)
 	lockorder_msg_warn(r->ip, flags);
 }
 
-static void lockorder_print_recursion(const struct lockorder_report *r)
+static __cold void lockorder_print_recursion(const struct lockorder_report *r)
 {
 	unsigned long flags = lockorder_msg_start();
 
@@ -423,10 +424,10 @@ static bool lockorder_orders_cached(const struct lockorder_task *lt,
  * Searches the graph for class on top of lt's stack, under the lock, and
  * reports what it found. True if everything held was found in order.
  */
-static noinline bool lockorder_check_locked(struct lockorder_task *lt,
-					    struct lockorder_map *map,
-					    struct lock_class *class,
-					    unsigned long ip, bool read)
+static __cold noinline bool lockorder_check_locked(struct lockorder_task *lt,
+						   struct lockorder_map *map,
+						   struct lock_class *class,
+						   unsigned long ip, bool read)
 {
 	struct lockorder_report r = {
 		.class = class,
@@ -482,10 +483,10 @@ static void lockorder_push(struct lockorder_task *lt, struct lockorder_map *map,
 }
 
 /* Whatever the fast path leaves: a first use, a check, an overflow. */
-static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
-					    struct lockorder_map *map,
-					    unsigned long ip,
-					    unsigned int flags)
+static __cold noinline void lockorder_acquire_slow(struct lockorder_task *lt,
+						   struct lockorder_map *map,
+						   unsigned long ip,
+						   unsigned int flags)
 {
 	struct lock_class *class = READ_ONCE(map->class);
 
@@ -526,9 +527,9 @@ void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 	lockorder_push(lt, map, class, ip, flags);
 }
 
-static noinline void lockorder_release_slow(struct lockorder_task *lt,
-					    struct lockorder_map *map,
-					    unsigned long ip)
+static __cold noinline void lockorder_release_slow(struct lockorder_task *lt,
+						   struct lockorder_map *map,
+						   unsigned long ip)
 {
 	unsigned int i = lt->depth;
 
