@@ -26,9 +26,11 @@ partial, are dropped) and reports per round trip, as the mean over them:
 scripts/bench.py imports it (runs(), GROUPS, records(), summary()): the
 layout runs y-linkorder and n-linkorder build the old link order
 (tests/configs/layout_linkorder.config) and boot bench=pipe only. As a
-command: bench_footprint.py SERIAL_LOG VMLINUX prints the figures.
+command: bench_footprint.py [--bimodal N] SERIAL_LOG VMLINUX prints the
+figures of one run.
 """
 
+import argparse
 import base64
 import json
 import re
@@ -317,10 +319,10 @@ class Predictor:
 class Model:
     """L1i, iTLB and branch predictor, fed one instruction at a time."""
 
-    def __init__(self):
+    def __init__(self, bimodal=BIMODAL_ENTRIES):
         self.l1i = LRUCache(L1I_BYTES // LINE // L1I_WAYS, L1I_WAYS)
         self.itlb = LRUCache(1, ITLB_ENTRIES)
-        self.predictor = Predictor()
+        self.predictor = Predictor(bimodal=bimodal)
         self.last_line = None
 
     def step(self, insn, nxt):
@@ -340,14 +342,14 @@ class Model:
         return l1i, itlb, mispredict
 
 
-def model_figures(rounds, warmup=WARMUP_ROUNDS):
+def model_figures(rounds, warmup=WARMUP_ROUNDS, bimodal=BIMODAL_ENTRIES):
     """Mean modelled misses a round trip, over the rounds after warmup.
     The model sees every instruction (the harness's too, as the CPU
     would); only the workload's misses are counted."""
     if len(rounds) <= warmup:
         raise TraceError(f'{len(rounds)} round trips: fewer than the '
                          f'{warmup} of the warm-up')
-    model = Model()
+    model = Model(bimodal)
     totals = [0, 0, 0]
     for number, trip in enumerate(rounds):
         for insn, nxt, counted in trip:
@@ -359,7 +361,7 @@ def model_figures(rounds, warmup=WARMUP_ROUNDS):
     return dict(zip(MODELLED, (total / measured for total in totals)))
 
 
-def figures(serial_text, vmlinux):
+def figures(serial_text, vmlinux, bimodal=BIMODAL_ENTRIES):
     """All six figures of one run, or TraceError."""
     insns = decode(read_trace(serial_text))
     syms = symbols(vmlinux)
@@ -371,7 +373,7 @@ def figures(serial_text, vmlinux):
         raise TraceError(f'no round trip in the trace ({len(insns)} '
                          'instructions)')
     result = exact_figures(rounds)
-    result.update(model_figures(rounds))
+    result.update(model_figures(rounds, bimodal=bimodal))
     return result, len(rounds)
 
 
@@ -389,7 +391,7 @@ def runs(run_class, bench_config, jump_label_n_config):
 
 def layout_of(run_name):
     """(the table's column, the layout) of a run, or None."""
-    return {'y': ('y', 'sections'), 'n': ('n', 'sections'),
+    return {'y': ('y', 'default'), 'n': ('n', 'default'),
             'y-linkorder': ('y', 'linkorder'),
             'n-linkorder': ('n', 'linkorder')}.get(run_name)
 
@@ -428,7 +430,7 @@ def summary(records_):
     lines = []
     for name in EXACT + MODELLED:
         cells = []
-        for layout in ('sections', 'linkorder'):
+        for layout in ('default', 'linkorder'):
             y = find(records_, name, 'y', f'layout={layout}')
             n = find(records_, name, 'n', f'layout={layout}')
             if y is not None and n is not None:
@@ -436,23 +438,36 @@ def summary(records_):
                 cells.append(f'{layout} y {y:g} n {n:g}{ratio}')
         if cells:
             lines.append(f'{name}: ' + '; '.join(cells))
-    for config in ('y', 'n'):
-        new = find(records_, 'pipe_roundtrip_insns', config)
-        old = find(records_, 'pipe_roundtrip_insns', f'{config}-linkorder')
-        if new is not None and old is not None:
-            lines.append(f'pipe_roundtrip_insns {config}: sections {new:g}, '
-                         f'linkorder {old:g} (layout moves it by '
-                         f'{new - old:+g})')
+    for name, params in (('pipe_roundtrip_insns', ''),
+                         ('pipe_roundtrip_stepped_insns', ''),
+                         ('pipe_roundtrip_branches', ''),
+                         ('pipe_roundtrip_branches', 'conditional')):
+        for config in ('y', 'n'):
+            new = find(records_, name, config, params)
+            old = find(records_, name, f'{config}-linkorder', params)
+            if new is not None and old is not None:
+                lines.append(f'{name}{" " + params if params else ""} '
+                             f'{config}: default layout {new:g}, linkorder '
+                             f'{old:g} (the layout moves it by {new - old:+g})')
     return lines
 
 
 def main(argv):
-    if len(argv) != 3:
-        print('usage: bench_footprint.py SERIAL_LOG VMLINUX', file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog='bench_footprint.py', description='Footprint figures and the '
+        'model over the pipe trace of one serial log.')
+    parser.add_argument('serial_log')
+    parser.add_argument('vmlinux')
+    parser.add_argument('--bimodal', type=int, default=BIMODAL_ENTRIES,
+                        metavar='N', help='2-bit counters of the bimodal '
+                        f'table (default {BIMODAL_ENTRIES}), to see how '
+                        'aliasing moves the mispredicts')
+    args = parser.parse_args(argv[1:])
+    if args.bimodal <= 0:
+        parser.error('--bimodal must be positive')
     try:
-        values, count = figures(Path(argv[1]).read_bytes().decode(
-            'utf-8', 'replace'), argv[2])
+        values, count = figures(Path(args.serial_log).read_bytes().decode(
+            'utf-8', 'replace'), args.vmlinux, args.bimodal)
     except (OSError, TraceError, subprocess.CalledProcessError) as exc:
         print(f'error: {exc}', file=sys.stderr)
         return 1
