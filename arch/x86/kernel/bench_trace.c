@@ -31,25 +31,12 @@
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 
-enum bt_kind {
-	BT_PLAIN,
-	BT_COND,	/* jcc, jrcxz, loop */
-	BT_JMP,		/* jmp rel */
-	BT_CALL,	/* call rel */
-	BT_JMP_IND,	/* jmp r/m */
-	BT_CALL_IND,	/* call r/m */
-	BT_RET,		/* ret, ret imm16 */
-	BT_OTHER,	/* int, iret, syscall, far transfers */
-};
-
-#define BT_TAKEN 0x08
-#define BT_READ 0x10
 #define BT_LINE_BYTES 72 /* 96 base64 characters a line */
 
 struct bt_insn {
 	unsigned long ip;
-	unsigned long read;	/* the address read, if has_read */
-	unsigned int len;	/* conditional branches and calls only */
+	unsigned long read; /* the address read, if has_read */
+	unsigned int len; /* conditional branches and calls only */
 	u8 kind;
 	bool has_read;
 };
@@ -60,7 +47,7 @@ static struct {
 	u8 *buf;
 	size_t len, cap;
 	unsigned long prev_ip, prev_read, gs_base;
-	struct bt_insn next;	/* decoded, about to run */
+	struct bt_insn next; /* decoded, about to run */
 } btrace;
 
 static void bt_put(u8 b)
@@ -97,7 +84,7 @@ static unsigned long bt_reg(const struct pt_regs *regs, unsigned int n)
 }
 
 struct bt_prefix {
-	unsigned int n;		/* bytes of prefixes and REX */
+	unsigned int n; /* bytes of prefixes and REX */
 	bool opsize, gs;
 	u8 rex;
 };
@@ -143,13 +130,22 @@ static unsigned int bt_imm(bool two, u8 op, u8 modrm, bool opsize)
 	unsigned int z = opsize ? 2 : 4, reg = (modrm >> 3) & 7;
 
 	if (two)
-		return (op >= 0x70 && op <= 0x73) || op == 0xa4 ||
-		       op == 0xac || op == 0xba || op == 0xc2 ||
-		       (op >= 0xc4 && op <= 0xc6) ? 1 : 0;
+		return (op >= 0x70 && op <= 0x73) || op == 0xa4 || op == 0xac ||
+				       op == 0xba || op == 0xc2 ||
+				       (op >= 0xc4 && op <= 0xc6) ?
+			       1 :
+			       0;
 	switch (op) {
-	case 0x80: case 0x83: case 0x6b: case 0xc0: case 0xc1: case 0xc6:
+	case 0x80:
+	case 0x83:
+	case 0x6b:
+	case 0xc0:
+	case 0xc1:
+	case 0xc6:
 		return 1;
-	case 0x81: case 0x69: case 0xc7:
+	case 0x81:
+	case 0x69:
+	case 0xc7:
 		return z;
 	case 0xf6:
 		return reg < 2 ? 1 : 0;
@@ -166,10 +162,14 @@ static bool bt_operand_read(bool two, u8 op, u8 modrm)
 
 	if (two)
 		return op != 0x1f && !(op >= 0x18 && op <= 0x1e) &&
-		       op != 0x0d && !(op >= 0x90 && op <= 0x9f) &&
-		       op != 0xc3;
+		       op != 0x0d && !(op >= 0x90 && op <= 0x9f) && op != 0xc3;
 	switch (op) {
-	case 0x88: case 0x89: case 0x8c: case 0x8d: case 0xc6: case 0xc7:
+	case 0x88:
+	case 0x89:
+	case 0x8c:
+	case 0x8d:
+	case 0xc6:
+	case 0xc7:
 		return false;
 	case 0x8f: /* pop r/m: the read is the stack's */
 		return false;
@@ -263,13 +263,20 @@ static u8 bt_kind1(u8 op, u8 modrm)
 	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
 		return BT_COND;
 	switch (op) {
-	case 0xe9: case 0xeb:
+	case 0xe9:
+	case 0xeb:
 		return BT_JMP;
 	case 0xe8:
 		return BT_CALL;
-	case 0xc2: case 0xc3:
+	case 0xc2:
+	case 0xc3:
 		return BT_RET;
-	case 0x9a: case 0xea: case 0xca: case 0xcb: case 0xcc: case 0xcd:
+	case 0x9a:
+	case 0xea:
+	case 0xca:
+	case 0xcb:
+	case 0xcc:
+	case 0xcd:
 	case 0xcf:
 		return BT_OTHER;
 	case 0xff:
@@ -307,8 +314,10 @@ static void bt_decode(struct bt_insn *in, unsigned long ip,
 			in->kind = BT_OTHER;
 		if (bt_no_modrm2(op))
 			return;
-		if (bt_modrm_addr(p + head, head, op == 0x3a ? 1 :
-				  bt_imm(true, op, p[head], px.opsize),
+		if (bt_modrm_addr(p + head, head,
+				  op == 0x3a ?
+					  1 :
+					  bt_imm(true, op, p[head], px.opsize),
 				  &px, ip, regs, &in->read, &len))
 			in->has_read = bt_operand_read(true, op, p[head]);
 		return;
@@ -383,6 +392,17 @@ void bench_trace_stop(void)
 	WRITE_ONCE(btrace.active, false);
 }
 
+const u8 *bench_trace_bytes(size_t *len)
+{
+	*len = btrace.len;
+	return btrace.buf;
+}
+
+bool bench_trace_overflowed(void)
+{
+	return btrace.overflow;
+}
+
 void bench_trace_free(void)
 {
 	bench_trace_stop();
@@ -431,7 +451,7 @@ void bench_trace_dump(const char *name)
 	printk("FOOTPRINT begin {\"name\": \"%s\", \"bytes\": %zu, \"fnv\": %u, \"overflow\": %d}\n",
 	       name, btrace.overflow ? 0 : btrace.len, fnv, btrace.overflow);
 	for (i = 0; !btrace.overflow && i < btrace.len; i += BT_LINE_BYTES)
-		bt_dump_line(btrace.buf + i, min_t(size_t, BT_LINE_BYTES,
-						   btrace.len - i));
+		bt_dump_line(btrace.buf + i,
+			     min_t(size_t, BT_LINE_BYTES, btrace.len - i));
 	printk("FOOTPRINT end %s\n", name);
 }
