@@ -647,7 +647,7 @@ def print_summary(records):
     lines += summary_sync_rounds(records)
     lines.append(summary_short_sites(records))
     lines += summary_pipe(records)
-    lines += bench_footprint.summary(records)
+    lines += bench_footprint.summary(records, find_value)
     for line in lines:
         print(f'  {line}')
 

@@ -417,16 +417,9 @@ def records(run_name, run_dir, report):
              'unit': UNITS[name]} for name, value in values.items()]
 
 
-def find(records_, name, config, params=''):
-    for record in records_:
-        if (record['name'], record['config'], record['params']) == \
-                (name, config, params):
-            return record['value']
-    return None
-
-
-def summary(records_):
-    """Lines for bench.py's summary: y against n, new layout against old."""
+def summary(records_, find):
+    """Lines for bench.py's summary: y against n, new layout against old;
+    find(records, name, config, params) is bench.py's find_value()."""
     lines = []
     for name in EXACT + MODELLED:
         cells = []
