@@ -188,14 +188,16 @@ endif
 # cache sets (Documentation/footprint.rst measures it). As Linux did with
 # jump_label.o in 2011. CONFIG_TEXT_LAYOUT_LINKORDER keeps the plain obj-y
 # order, the old layout, for make bench to compare against.
-# "hot-y += foo.o" marks the objects of the scheduler, pipe, wait, timer
-# and memcpy paths: their functions start on a 64-byte line, so that the
-# first bytes of one (its executed part) share no line with the unexecuted
-# tail of the one before.
+# "hot-y += foo.o" marks the objects of the switch, interrupt entry,
+# scheduler, pipe, wait, timer and memcpy paths: they link first, together,
+# in as few pages as their size allows, and their functions start on a
+# 64-byte line, so that the executed head of one shares no line with the
+# unexecuted tail of the one before.
 hot-cflags :=
 ifneq ($(CONFIG_TEXT_LAYOUT_LINKORDER),y)
 slow-pats := $(patsubst %/,%/%,$(slow-objs))
-kernel-objs := $(filter-out $(slow-pats),$(kernel-objs)) \
+kernel-objs := $(filter $(hot-objs),$(kernel-objs)) \
+	       $(filter-out $(hot-objs) $(slow-pats),$(kernel-objs)) \
 	       $(filter $(slow-pats),$(kernel-objs))
 hot-cflags := -falign-functions=64
 endif
