@@ -11,8 +11,9 @@ host, and reports them:
            (only its sync round and IPI counts are kept: without -icount
            flip_insns is not an instruction count)
     y-linkorder, n-linkorder
-           y and n in the old text layout, bench=pipe only: the footprint
-           figures of both layouts (scripts/bench_footprint.py)
+           y and n in the old text layout: the footprint figures of both
+           layouts, and the figures the layout moves
+           (scripts/bench_footprint.py)
 
 Every run boots with tick=off: no periodic tick, so no timer interrupt
 lands in a timed region (timer_tick_insns calls the tick's work directly).

@@ -24,8 +24,9 @@ partial, are dropped) and reports per round trip, as the mean over them:
     pipe_roundtrip_mispredicts    bimodal 2-bit table, BTB, return stack
 
 scripts/bench.py imports it (runs(), GROUPS, records(), summary()): the
-layout runs y-linkorder and n-linkorder build the old link order
-(tests/configs/layout_linkorder.config) and boot bench=pipe only. As a
+layout runs y-linkorder and n-linkorder build the old layout
+(tests/configs/layout_linkorder.config) and boot every case, so that the
+summary lists each figure the layout moves. As a
 command: bench_footprint.py [--bimodal N] SERIAL_LOG VMLINUX prints the
 figures of one run.
 """
@@ -382,11 +383,11 @@ def figures(serial_text, vmlinux, bimodal=BIMODAL_ENTRIES):
 # ---------------------------------------------------------------------------
 
 def runs(run_class, bench_config, jump_label_n_config):
-    """The old-layout runs: bench=pipe only, under icount, one CPU."""
+    """The old-layout runs: every case, under icount, one CPU."""
     return (run_class('y-linkorder', (bench_config, LINKORDER_CONFIG),
-                      'pipe', True, False),
+                      '*', True, False),
             run_class('n-linkorder', (bench_config, jump_label_n_config,
-                                      LINKORDER_CONFIG), 'pipe', True, False))
+                                      LINKORDER_CONFIG), '*', True, False))
 
 
 def layout_of(run_name):
@@ -431,18 +432,33 @@ def summary(records_, find):
                 cells.append(f'{layout} y {y:g} n {n:g}{ratio}')
         if cells:
             lines.append(f'{name}: ' + '; '.join(cells))
-    for name, params in (('pipe_roundtrip_insns', ''),
-                         ('pipe_roundtrip_stepped_insns', ''),
-                         ('pipe_roundtrip_branches', ''),
-                         ('pipe_roundtrip_branches', 'conditional')):
-        for config in ('y', 'n'):
-            new = find(records_, name, config, params)
-            old = find(records_, name, f'{config}-linkorder', params)
-            if new is not None and old is not None:
-                lines.append(f'{name}{" " + params if params else ""} '
-                             f'{config}: default layout {new:g}, linkorder '
-                             f'{old:g} (the layout moves it by {new - old:+g})')
+    lines += layout_moves(records_, find)
     return lines
+
+
+def layout_moves(records_, find):
+    """The figures the layout moves: each old-layout record against the
+    same figure of the default layout's run."""
+    same, moved = 0, []
+    for record in records_:
+        config = record['config']
+        if not config.endswith('-linkorder'):
+            continue
+        new = find(records_, record['name'], config[:-len('-linkorder')],
+                   record['params'])
+        if new is None:
+            continue
+        if new == record['value']:
+            same += 1
+            continue
+        params = f' {record["params"]}' if record['params'] else ''
+        moved.append(f'  {config[0]} {record["name"]}{params}: '
+                     f'{record["value"]:g} -> {new:g} '
+                     f'({new - record["value"]:+g} {record["unit"]})')
+    if not same and not moved:
+        return []
+    return [f'old layout -> default layout: {same} figures the same, '
+            f'{len(moved)} moved' + (':' if moved else '')] + moved
 
 
 def main(argv):
