@@ -71,18 +71,6 @@ struct lockorder_edge {
 	bool inversion;
 };
 
-/*
- * The checker's slow paths (a class's first use, the graph search, the
- * reports): cold, so GCC puts them in .text.unlikely, which the default
- * layout links after all other text (Documentation/footprint.rst); the
- * old layout (CONFIG_TEXT_LAYOUT_LINKORDER) builds them as before.
- */
-#ifdef CONFIG_TEXT_LAYOUT_LINKORDER
-#define __lockorder_slow
-#else
-#define __lockorder_slow __cold
-#endif
-
 static DEFINE_SPINLOCK(lockorder_lock);
 static struct lock_class lock_classes[LOCKORDER_MAX_CLASSES];
 static struct lockorder_edge lockorder_edges[LOCKORDER_MAX_EDGES];
@@ -148,8 +136,7 @@ static struct lock_class *lockorder_new_class(const char *name)
 }
 
 /* The class of map, registered at its first acquisition. */
-static __lockorder_slow noinline struct lock_class *
-lockorder_register(struct lockorder_map *map)
+static noinline struct lock_class *lockorder_register(struct lockorder_map *map)
 {
 	struct lock_class_key *key = map->key;
 	struct lock_class *c;
@@ -375,8 +362,7 @@ static const char *lockorder_rw(bool read)
 	return read ? " (read)" : "";
 }
 
-static __lockorder_slow void
-lockorder_print_inversion(const struct lockorder_report *r)
+static void lockorder_print_inversion(const struct lockorder_report *r)
 {
 	const struct lockorder_held *h = r->held;
 	unsigned int i,
@@ -404,8 +390,7 @@ lockorder_print_inversion(const struct lockorder_report *r)
 	lockorder_msg_warn(r->ip, flags);
 }
 
-static __lockorder_slow void
-lockorder_print_recursion(const struct lockorder_report *r)
+static void lockorder_print_recursion(const struct lockorder_report *r)
 {
 	unsigned long flags = lockorder_msg_start();
 
@@ -438,9 +423,10 @@ static bool lockorder_orders_cached(const struct lockorder_task *lt,
  * Searches the graph for class on top of lt's stack, under the lock, and
  * reports what it found. True if everything held was found in order.
  */
-static __lockorder_slow noinline bool
-lockorder_check_locked(struct lockorder_task *lt, struct lockorder_map *map,
-		       struct lock_class *class, unsigned long ip, bool read)
+static noinline bool lockorder_check_locked(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    struct lock_class *class,
+					    unsigned long ip, bool read)
 {
 	struct lockorder_report r = {
 		.class = class,
@@ -496,9 +482,10 @@ static void lockorder_push(struct lockorder_task *lt, struct lockorder_map *map,
 }
 
 /* Whatever the fast path leaves: a first use, a check, an overflow. */
-static __lockorder_slow noinline void
-lockorder_acquire_slow(struct lockorder_task *lt, struct lockorder_map *map,
-		       unsigned long ip, unsigned int flags)
+static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    unsigned long ip,
+					    unsigned int flags)
 {
 	struct lock_class *class = READ_ONCE(map->class);
 
@@ -539,9 +526,9 @@ void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 	lockorder_push(lt, map, class, ip, flags);
 }
 
-static __lockorder_slow noinline void
-lockorder_release_slow(struct lockorder_task *lt, struct lockorder_map *map,
-		       unsigned long ip)
+static noinline void lockorder_release_slow(struct lockorder_task *lt,
+					    struct lockorder_map *map,
+					    unsigned long ip)
 {
 	unsigned int i = lt->depth;
 
