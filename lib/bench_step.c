@@ -20,6 +20,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/bench_step.h>
+#include <asm/bench_trace.h>
 #include <asm/traps.h>
 
 #define BENCH_STEP_KEYS 64
@@ -156,10 +157,12 @@ static bool bench_step_trap(struct pt_regs *regs)
 	}
 	if (bstep.prev_ip)
 		bench_step_account(bstep.prev_ip);
+	bench_trace_step(bstep.prev_ip, regs);
 	if (insn_is_sti((const u8 *)regs->ip)) {
 		bench_step_account(regs->ip);
 		regs->flags |= X86_EFLAGS_IF;
 		regs->ip++;
+		bench_trace_step(regs->ip - 1, regs);
 	}
 	bstep.prev_ip = regs->ip;
 	return true;

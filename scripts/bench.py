@@ -10,6 +10,10 @@ host, and reports them:
     y-smp  tests/configs/bench.config, bench=flip, no -icount, --cpus CPUs
            (only its sync round and IPI counts are kept: without -icount
            flip_insns is not an instruction count)
+    y-linkorder, n-linkorder
+           y and n in the old text layout: the footprint figures of both
+           layouts, and the figures the layout moves
+           (scripts/bench_footprint.py)
 
 Every run boots with tick=off: no periodic tick, so no timer interrupt
 lands in a timed region (timer_tick_insns calls the tick's work directly).
@@ -37,7 +41,8 @@ Usage
     scripts/bench.py [--only RUNS] [--cpus N] [--out DIR] [--timeout S]
     scripts/bench.py --from-logs DIR [--only RUNS] [--out DIR]
 
-    --only RUNS       comma-separated subset of y,n,y-smp (default: all)
+    --only RUNS       comma-separated subset of y,n,y-smp,y-linkorder,
+                      n-linkorder (default: all)
     --cpus N          CPUs for the y-smp run (default 4)
     --out DIR         build dirs DIR/<run>, and the results (default
                       build/bench)
@@ -67,6 +72,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import bench_footprint
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KUNIT = REPO_ROOT / 'scripts' / 'kunit.py'
 PYTHON = '/usr/bin/python3'
@@ -95,6 +102,7 @@ RUNS = (
     Run('n', (BENCH_CONFIG, JUMP_LABEL_N_CONFIG), '*', True, False),
     Run('y-smp', (BENCH_CONFIG,), 'flip', False, True),
 )
+RUNS += bench_footprint.runs(Run, BENCH_CONFIG, JUMP_LABEL_N_CONFIG)
 RUN_NAMES = tuple(run.name for run in RUNS)
 
 # bench=pipe (kernel/sched/pipe_bench.c), per round trip, in y and n.
@@ -168,7 +176,7 @@ GROUPS = (
                              'module_jump_label_insns_per_entry',
                              'flip_batches')),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
-)
+) + bench_footprint.GROUPS
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
 
 FLIP_SITES = (1, 56, 256, 1024)
@@ -640,6 +648,7 @@ def print_summary(records):
     lines += summary_sync_rounds(records)
     lines.append(summary_short_sites(records))
     lines += summary_pipe(records)
+    lines += bench_footprint.summary(records, find_value)
     for line in lines:
         print(f'  {line}')
 
@@ -838,6 +847,8 @@ def collect(runs, args, out, report):
         if found is not None:
             records += found
             good.append(run.name)
+            records += bench_footprint.records(run.name, base / run.name,
+                                               report)
     for config in HOST_RUNS:
         if config in good:
             records += host_records(config, base / config / 'vmlinux', report)

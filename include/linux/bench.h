@@ -89,6 +89,20 @@ void bench_step_funcs(void (*fn)(const struct bench_step_func *f, void *priv),
 		      void *priv);
 
 /*
+ * The instruction trace of a stepped session (arch/x86/kernel/
+ * bench_trace.c): between bench_trace_start() (before bench_step_start())
+ * and bench_trace_stop(), every stepped instruction is recorded into a
+ * buffer of bytes bytes, its ip, the kind of control transfer, taken or
+ * not, and the data address it reads. bench_trace_dump() prints the trace on the
+ * console for the host's footprint model (scripts/bench_footprint.py);
+ * bench_trace_free() frees it. 0, or -ENOMEM.
+ */
+int bench_trace_start(size_t bytes);
+void bench_trace_stop(void);
+void bench_trace_dump(const char *name);
+void bench_trace_free(void);
+
+/*
  * True when bench=GLOB was given; then bench_run_all() replaces KUnit. It
  * returns the number of failed cases, or -ENOENT when GLOB selects none.
  */

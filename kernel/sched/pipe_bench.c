@@ -20,6 +20,12 @@
  *                                    per key (y only: =n has no sites)
  *   pipe_roundtrip_fn_insns,         the same per function (fn=), to see
  *   pipe_roundtrip_fn_branches       where y and n differ
+ *
+ * The stepped round trips are also traced (bench_trace_start()): the
+ * trace, printed on the console, gives the host its footprint figures
+ * (scripts/bench_footprint.py, Documentation/footprint.rst). A round
+ * trip there starts where pb_mark() does: the trace needs no marks, and
+ * the stepped figures above stay what they were.
  */
 #include <linux/kernel.h>
 #include <linux/bench.h>
@@ -34,6 +40,8 @@
 #define PB_WARMUP 10
 #define PB_ROUNDS 10000
 #define PB_STEP_ROUNDS 100
+/* About 3 bytes an instruction, 1,700 instructions a round trip. */
+#define PB_TRACE_BYTES (PB_STEP_ROUNDS * 16384)
 
 struct pipe_bench {
 	unsigned int rounds;
@@ -42,6 +50,7 @@ struct pipe_bench {
 	unsigned long sw0, switches;
 	struct bench_step_counts steps;
 	int step_err;
+	bool traced;
 };
 
 static void pb_mark(struct sched_pipe *sp, unsigned int i)
@@ -50,14 +59,18 @@ static void pb_mark(struct sched_pipe *sp, unsigned int i)
 
 	if (i == PB_WARMUP) {
 		pb->sw0 = sched_cpu_stats(sp->cpu).switches;
-		if (pb->step)
+		if (pb->step) {
+			pb->traced = !bench_trace_start(PB_TRACE_BYTES);
 			pb->step_err = bench_step_start();
+		}
 		pb->t0 = bench_cycles();
 	} else if (i == PB_WARMUP + pb->rounds) {
 		u64 t1 = bench_cycles();
 
-		if (pb->step && !pb->step_err)
+		if (pb->step && !pb->step_err) {
 			bench_step_stop(&pb->steps);
+			bench_trace_stop();
+		}
 		pb->insns = t1 - pb->t0 - bench_empty_region();
 		pb->switches = sched_cpu_stats(sp->cpu).switches - pb->sw0;
 	}
@@ -173,6 +186,11 @@ static void pb_stepped(struct pipe_bench *pb)
 			     rounds,
 		     "branches");
 	bench_step_funcs(pb_func_report, &rounds);
+	if (pb->traced)
+		bench_trace_dump("pipe_roundtrip");
+	else
+		pr_warn("bench pipe: no memory for the trace\n");
+	bench_trace_free();
 	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
 		return;
 	bench_report("pipe_roundtrip_static_branches", "",

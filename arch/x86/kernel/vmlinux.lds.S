@@ -34,7 +34,17 @@ SECTIONS
 		*(.head.text)
 		_stext = .;
 		*(.text.hot .text.hot.*)
+#ifdef CONFIG_TEXT_LAYOUT_LINKORDER
 		*(.text .text.*)
+#else
+		/*
+		 * GCC's cold code (__cold functions, the .cold parts it
+		 * splits off others) after all the rest: out of the pages
+		 * and cache sets of the hot paths (Documentation/footprint.rst).
+		 */
+		*(.text .text.[!u]*)
+		*(.text.unlikely .text.unlikely.*)
+#endif
 		*(.fixup)
 		/*
 		 * Interrupt handlers (__irq_entry) last, as in Linux: a new
