@@ -727,8 +727,13 @@ PHONY += format clean mrproper help
 format:
 	$(Q)git ls-files '*.c' '*.h' | xargs clang-format -i
 
+# With M=dir (Linux's "make -C <tree> M=dir clean"): that dir's objects only.
 clean:
+ifdef M
+	$(Q)rm -rf $(patsubst %/,%,$(call objdir,$(M)/))
+else
 	$(Q)rm -rf $(filter-out $(KCONFIG_CONFIG),$(wildcard $(O)/*))
+endif
 
 mrproper:
 	$(Q)rm -rf $(O)
