@@ -139,6 +139,15 @@ extern bool shell_sandbox;
 extern const struct shell_cmd shell_key_cmds[], shell_trace_cmds[],
 	shell_sys_cmds[], shell_session_cmds[];
 void shell_complete_keys(struct shell_completion *c);
+/*
+ * A static key's name for people (kernel/shell/key_name.c): the
+ * tracepoint's name for a tracepoint's key (*type "tracepoint", else
+ * "true" or "false"), "array[3]" for an element, "sym+0x18" inside a
+ * structure; *modname its module's name or "".
+ */
+struct static_key;
+void shell_key_name(struct static_key *key, char *buf, size_t size,
+		    const char **modname, const char **type);
 
 /* True when the command line asked for the shell ("shell"). */
 bool shell_requested(void);
