@@ -423,6 +423,9 @@ endif
 # it changes: the ISO (and that test) are rebuilt then, and only then.
 $(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FORCE
 	@mkdir -p $(@D) $(ISO_MODULES_DIR)
+	@# A module the configuration no longer builds leaves the ISO too.
+	$(Q)for f in $(ISO_MODULES_DIR)/*.ko; do case " $(notdir $(iso-modules)) " in \
+		*" $${f##*/} "*) ;; *) rm -f "$$f" ;; esac; done
 	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
@@ -436,6 +439,14 @@ modules: $(O)/Module.symvers $(O)/include/generated/module_blobs.h
 endif
 
 -include $(mod-all-objs:.o=.d)
+
+# An object is compiled one way into the kernel and another (-DMODULE)
+# into a module: a configuration that moves it between the two (a test
+# suite from y to m) rebuilds it. .foo.o.mode beside it says which.
+obj-mode = $(dir $(1)).$(notdir $(1)).mode
+$(foreach o,$(kernel-objs) $(mod-all-objs),$(eval $(o): $(call obj-mode,$(o))))
+%.o.mode: FORCE
+	@$(call update-file,$(or $(modname-$(dir $@)$(patsubst .%.mode,%,$(notdir $@))),y))
 
 # ---------------------------------------------------------------------------
 # Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE), in
@@ -488,7 +499,7 @@ buildcheck: $(O)/include/generated/autoconf.h
 
 test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
-	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-default FRAGMENTS=tests/configs/kunit.config fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
@@ -499,6 +510,13 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/shell_test.py --iso build/test-default/shell/kernel.iso \
 		--cpus 4 --timeout 120 tests/shell_session.json
+	@echo "make run's kernel (defconfig: no test built in), scripts on its stdin:"
+	$(Q)$(MAKE) O=build/test-run FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-run CMDLINE=shell iso >/dev/null
+	$(Q)$(PYTHON) scripts/console_script_test.py --iso build/test-run/kernel.iso
+	$(Q)$(MAKE) O=build/test-badmod FRAGMENTS=tests/configs/kunit_module_bad.config fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-badmod CMDLINE=shell iso >/dev/null
+	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)

@@ -49,6 +49,72 @@ def cases(lines):
     ]
 
 
+# Names of the test fixtures' keys and tracepoints, and any splat: none of
+# them may show in make run's kernel.
+FIXTURES = (r'\b(jlt|jlx|jlm|jls|jlr|tpt|cht|clt|lot|bst|tet|mtt|tpm)_\w+',
+            r'\btrace_test_\w+')
+SPLATS = (r'WARNING', r'\bBUG\b', r'Oops', r'Call Trace', r'panic')
+
+
+def clean_cases():
+    """make run's kernel (defconfig): only the kernel's own keys, no
+    splat, the test suites in test modules."""
+    return [
+        ('keys and tracepoints', b'keys\ntracepoints\n', 0,
+         [r'^sched_switch +- +tracepoint +0 disabled ',
+          r'^sched_switch +disabled +0 off ',
+          END_RE.format(lines=2, cmds=2) + 'all succeeded$'],
+         list(FIXTURES + SPLATS)),
+        ('test jump_label* from modules', b'test jump_label*\nlsmod\n', 0,
+         [r'^    # Subtest: jump_label_ratelimit\n    # module: '
+          r'jump_label_ratelimit_test$',
+          r'^ok 1 jump_label_ratelimit$',
+          r'^kunit: test module jump_label_ratelimit_test: 1 suites run, '
+          r'unloaded$',
+          r'^test: 0 failed$', r'^0 loaded; on the ISO: .*\bvsprintf_test\b',
+          END_RE.format(lines=2, cmds=2) + 'all succeeded$'],
+         [r'not ok', r'^    # module: (?!jump_label_ratelimit_test)']),
+        ('test with no match', b'test no_such*\necho after\n', 1,
+         [r'^sk> test no_such\*\ntest: no_such\*: no suite matches\nsk> ',
+          r'^after$',
+          r'the first: line 1: test no_such\* \(status -2\)$'],
+         [r'KTAP']),
+        ('insmod runs, rmmod frees', b'insmod vsprintf_test\nlsmod\n'
+         b'rmmod vsprintf_test\nlsmod\n', 0,
+         [r'^    # Subtest: vsprintf\n    # module: vsprintf_test$',
+          r'^ok 1 vsprintf$', r'^vsprintf_test +[0-9]+ +[0-9]+ +live ',
+          r'^vsprintf_test: unloaded$',
+          END_RE.format(lines=4, cmds=4) + 'all succeeded$'], [r'not ok']),
+    ]
+
+
+def bad_cases():
+    """A test module that crashes and one that cannot load
+    (tests/configs/kunit_module_bad.config)."""
+    return [
+        ('crash in a test module', b'test kunit_*\nlsmod\necho still here\n',
+         1,
+         [r'^kunit: test module kunit_unloadable_test: load failed: -[0-9]+ ',
+          r'^    # Subtest: kunit_crash\n    # module: kunit_crash_test$',
+          r'^BUG: unable to handle page fault for address: 0+10$',
+          r'^RIP: 0008:ffffffff[0-9a-f]{8} kunit_crash_write_bad_pointer\+'
+          r'0x[0-9a-f]+/0x[0-9a-f]+ \[kunit_crash_test\]$',
+          r'^    not ok 1 kunit_crash_page_fault$',
+          r'^    not ok 3 kunit_crash_divide_error$',
+          r'^    ok 4 kunit_crash_survived$',
+          r'^kunit: test module kunit_crash_test: 1 suites run, unloaded$',
+          r'^test: 4 failed$',
+          r'^0 loaded; on the ISO:', r'^still here$',
+          r'the first: line 1: test kunit_\* \(status 4\)$'], []),
+        ('a test module that cannot load', b'insmod kunit_unloadable_test\n'
+         b'test kunit_unloadable\necho still here\n', 1,
+         [r'^insmod: kunit_unloadable_test: failed: -[0-9]+ ',
+          r'^kunit: test module kunit_unloadable_test: load failed: -[0-9]+ ',
+          r'^test: 1 failed$', r'^still here$',
+          r'the first: line 1: insmod kunit_unloadable_test'], []),
+    ]
+
+
 def check_long(out, lines):
     """Every echoed line, once and in order."""
     got = [int(m) for m in re.findall(r'^line(\d+)$', out, re.M)]
@@ -88,16 +154,23 @@ def main():
                         help='seconds per boot (default 120; the long '
                              'script gets 10 ms a line more)')
     parser.add_argument('--log', help='output file (default: beside the ISO)')
+    parser.add_argument('--bad', action='store_true',
+                        help="the bad test modules' cases only (an ISO of "
+                             'tests/configs/kunit_module_bad.config)')
     args = parser.parse_args()
     log_path = args.log or os.path.join(os.path.dirname(args.iso),
                                         'console_script_test.log')
     failures = 0
     with open(log_path, 'w') as log:
-        for name, script, want, expect, reject in cases(args.lines):
+        todo = bad_cases() if args.bad else cases(args.lines) + clean_cases()
+        for name, script, want, expect, reject in todo:
             log.write(f'\n===== {name} =====\n')
             start = time.monotonic()
+            # The long script: 10 ms a line more; jump_label_ratelimit's
+            # storm runs 12 s of pacing alone, far more on a loaded host.
             timeout = args.timeout + (args.lines / 100 if 'lines' in name
-                                      else 0)
+                                      else 0) + (480 if 'jump_label' in name
+                                                 else 0)
             code, out = run_case(args.iso, args.cpus, script, timeout, log)
             errors = []
             if code != want:

@@ -255,7 +255,7 @@ def run_scripted(argv, stdin_fd=0):
         return EXIT_INTERRUPTED
     if status == STATUS_FAIL:
         print('qemu: a console command failed (the console named the first '
-              'one above)', file=sys.stderr)
+              'one above), or, with shell=off, a test', file=sys.stderr)
         return 1
     code, message = run_exit(status)
     if message:
