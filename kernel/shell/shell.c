@@ -29,6 +29,10 @@ core_param_named("shell", shell_on, bool);
 
 bool shell_sandbox;
 
+/* make bench (scripts/bench_boot.py): the TSC at the first prompt. */
+static bool shell_report_boot;
+core_param_named("shell.report_boot", shell_report_boot, bool);
+
 bool shell_requested(void)
 {
 	return shell_on;
@@ -237,8 +241,11 @@ void shell_main(void)
 	int c;
 
 	shell_editor_init(&ed, SHELL_PROMPT);
+	if (shell_report_boot)
+		shell_printf("shell: prompt at TSC %llu (instructions under icount)\n",
+			     rdtsc());
 	shell_printf(
-		"Kernel console: 'help' lists the commands, 'poweroff' ends.\n%s",
+		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
 	for (;;) {
 		c = serial_getc();
