@@ -423,9 +423,6 @@ endif
 # it changes: the ISO (and that test) are rebuilt then, and only then.
 $(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FORCE
 	@mkdir -p $(@D) $(ISO_MODULES_DIR)
-	@# A module the configuration no longer builds leaves the ISO too.
-	$(Q)for f in $(ISO_MODULES_DIR)/*.ko; do case " $(notdir $(iso-modules)) " in \
-		*" $${f##*/} "*) ;; *) rm -f "$$f" ;; esac; done
 	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
