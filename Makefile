@@ -512,6 +512,14 @@ endif
 
 -include $(mod-all-objs:.o=.d)
 
+# An object is compiled one way into the kernel and another (-DMODULE)
+# into a module: a configuration that moves it between the two (a test
+# suite from y to m) rebuilds it. .foo.o.mode beside it says which.
+obj-mode = $(dir $(1)).$(notdir $(1)).mode
+$(foreach o,$(kernel-objs) $(mod-all-objs),$(eval $(o): $(call obj-mode,$(o))))
+%.o.mode: FORCE
+	@$(call update-file,$(or $(modname-$(dir $@)$(patsubst .%.mode,%,$(notdir $@))),y))
+
 # ---------------------------------------------------------------------------
 # Boot image: a GRUB (multiboot2) ISO whose command line is $(CMDLINE), in
 # $(ISO_DIR) (default $(O); the runner boots one kernel with several command
@@ -578,7 +586,7 @@ buildcheck: $(O)/include/generated/autoconf.h
 
 test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
-	$(Q)$(MAKE) O=build/test-default FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-default FRAGMENTS=tests/configs/kunit.config fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
@@ -589,6 +597,13 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/shell_test.py --iso build/test-default/shell/kernel.iso \
 		--cpus 4 --timeout 120 tests/shell_session.json
+	@echo "make run's kernel (defconfig: no test built in), scripts on its stdin:"
+	$(Q)$(MAKE) O=build/test-run FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-run CMDLINE=shell iso >/dev/null
+	$(Q)$(PYTHON) scripts/console_script_test.py --iso build/test-run/kernel.iso
+	$(Q)$(MAKE) O=build/test-badmod FRAGMENTS=tests/configs/kunit_module_bad.config fragconfig >/dev/null
+	$(Q)$(MAKE) O=build/test-badmod CMDLINE=shell iso >/dev/null
+	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
 	@echo "The int3 batch, model-checked (tests/model/text_poke.pml):"

@@ -191,6 +191,7 @@ void kthread_wait_stop(void)
 	}
 	__set_current_state(TASK_RUNNING);
 }
+EXPORT_SYMBOL_GPL(kthread_wait_stop);
 
 bool kthread_should_park(void)
 {

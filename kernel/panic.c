@@ -10,6 +10,7 @@
 #include <asm/stacktrace.h>
 
 unsigned long nr_warnings;
+EXPORT_SYMBOL_GPL(nr_warnings);
 
 /* The CPU that panics, or -1: the first one to get here owns the end. */
 static atomic_t panic_cpu = ATOMIC_INIT(-1);

@@ -16,6 +16,7 @@
  * writer wait while not full, hence the flags).
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/errno.h>
 #include <linux/pipe.h>
 #include <linux/sched.h>
@@ -42,6 +43,7 @@ struct pipe *pipe_create(unsigned int size)
 	init_waitqueue_head(&pipe->wr_wait);
 	return pipe;
 }
+EXPORT_SYMBOL_GPL(pipe_create);
 
 void pipe_destroy(struct pipe *pipe)
 {
@@ -50,11 +52,13 @@ void pipe_destroy(struct pipe *pipe)
 		kfree(pipe);
 	}
 }
+EXPORT_SYMBOL_GPL(pipe_destroy);
 
 unsigned int pipe_bytes(struct pipe *pipe)
 {
 	return READ_ONCE(pipe->head) - READ_ONCE(pipe->tail);
 }
+EXPORT_SYMBOL_GPL(pipe_bytes);
 
 /* Lock held. */
 static bool pipe_readable(struct pipe *pipe)
@@ -153,6 +157,7 @@ ssize_t pipe_read(struct pipe *pipe, void *buf, size_t len)
 		wake_up(&pipe->wr_wait);
 	return n;
 }
+EXPORT_SYMBOL_GPL(pipe_read);
 
 ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
 {
@@ -185,6 +190,7 @@ ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
 	}
 	return done;
 }
+EXPORT_SYMBOL_GPL(pipe_write);
 
 void pipe_close_write(struct pipe *pipe)
 {
@@ -193,6 +199,7 @@ void pipe_close_write(struct pipe *pipe)
 	spin_unlock(&pipe->lock);
 	wake_up(&pipe->rd_wait);
 }
+EXPORT_SYMBOL_GPL(pipe_close_write);
 
 void pipe_close_read(struct pipe *pipe)
 {
@@ -201,3 +208,4 @@ void pipe_close_read(struct pipe *pipe)
 	spin_unlock(&pipe->lock);
 	wake_up(&pipe->wr_wait);
 }
+EXPORT_SYMBOL_GPL(pipe_close_read);

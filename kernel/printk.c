@@ -91,6 +91,7 @@ u64 printk_log_end(void)
 {
 	return READ_ONCE(log_end);
 }
+EXPORT_SYMBOL_GPL(printk_log_end);
 
 /*
  * Copies the log from *pos (a printk_log_end() value; moved up to the
@@ -129,6 +130,7 @@ bool printk_log_contains(u64 pos, const char *s)
 	}
 	return false;
 }
+EXPORT_SYMBOL_GPL(printk_log_contains);
 
 /* Formats into buf, logs it and writes it out if its level is printed. */
 static int printk_emit(char *buf, size_t size, const char *fmt, va_list args)

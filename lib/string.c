@@ -280,9 +280,11 @@ bool glob_match_len(const char *pat, size_t len, const char *str)
 		str = ++star_str;
 	}
 }
+EXPORT_SYMBOL_GPL(glob_match_len);
 
 /* glob_match - glob_match_len() with the whole of @pat */
 bool glob_match(const char *pat, const char *str)
 {
 	return glob_match_len(pat, strlen(pat), str);
 }
+EXPORT_SYMBOL_GPL(glob_match);

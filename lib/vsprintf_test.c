@@ -194,6 +194,15 @@ static void vsprintf_test_hex_dump(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 128);
 }
 
+/* %ps of a module's symbol names the module too, as in Linux. */
+#ifdef MODULE
+#define VT_MOD " [" KBUILD_MODNAME "]"
+#define VT_PADDED "[%-38ps]"
+#else
+#define VT_MOD ""
+#define VT_PADDED "[%-22ps]"
+#endif
+
 static void vsprintf_test_symbol(struct kunit *test)
 {
 	static const char prefix[] = "vsprintf_test_marker+0x0/0x";
@@ -220,9 +229,9 @@ static void vsprintf_test_symbol(struct kunit *test)
 			      !strncmp(buf, "vsprintf_test_marker+0x1/0x", 27),
 			      "%%pB gave \"%s\"", buf);
 
-	EXPECT_FMT(test, "vsprintf_test_marker", "%ps", fn);
-	EXPECT_FMT(test, "[vsprintf_test_marker  ]", "[%-22ps]", fn);
-	EXPECT_FMT(test, "<vsprintf_test_marker>", "<%ps>", fn);
+	EXPECT_FMT(test, "vsprintf_test_marker" VT_MOD, "%ps", fn);
+	EXPECT_FMT(test, "[vsprintf_test_marker" VT_MOD "  ]", VT_PADDED, fn);
+	EXPECT_FMT(test, "<vsprintf_test_marker" VT_MOD ">", "<%ps>", fn);
 }
 
 static void vsprintf_test_truncation(struct kunit *test)

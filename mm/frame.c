@@ -11,6 +11,7 @@
  * (interrupts disabled) covers the bitmap, the counts and the hints.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -181,6 +182,7 @@ unsigned long nr_free_frames(void)
 {
 	return READ_ONCE(nr_free);
 }
+EXPORT_SYMBOL_GPL(nr_free_frames);
 
 unsigned long nr_total_frames(void)
 {

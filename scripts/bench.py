@@ -72,7 +72,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import bench_footprint
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_boot  # noqa: E402
+import bench_footprint  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KUNIT = REPO_ROOT / 'scripts' / 'kunit.py'
@@ -873,6 +875,8 @@ def main(argv=None):
     results.write_text(json.dumps(records, indent=1) + '\n', encoding='utf-8')
     print_table(records)
     print_summary(records)
+    if not args.from_logs:      # boot time to the prompt (bench_boot.py)
+        list(map(report.error, bench_boot.run(out)))
     print()
     make_plot(records, out, report)
     report.print()

@@ -135,8 +135,33 @@ def display_path(path):
         return str(path)
 
 
+MODULE_LINE_RE = re.compile(r'^\s*# module: (\S+)$')
+SUBTEST_LINE_RE = re.compile(r'^\s*# Subtest: (\S+)$')
+
+
+def module_suites(lines):
+    """(suite, test module) for each suite the kernel ran from a test
+    module: its "# Subtest:" line is followed by "# module: name"."""
+    found, suite = [], None
+    for line in lines:
+        match = MODULE_LINE_RE.match(line)
+        if match and suite:
+            found.append((suite, match.group(1)))
+        match = SUBTEST_LINE_RE.match(line)
+        suite = match.group(1) if match else None
+    return found
+
+
+def print_module_suites(lines):
+    found = module_suites(lines)
+    if found:
+        print(f'  from test modules ({len(found)} suites): '
+              + ', '.join(f'{suite} ({module}.ko)' for suite, module in found))
+
+
 def report(session, verdict):
     print_summary(session.parser.suites())
+    print_module_suites(session.lines)
     tail = session.lines[-CRASH_TAIL_LINES:]
     if verdict.crashed and tail:
         print_lines(f'last {len(tail)} serial lines:', tail)
@@ -273,6 +298,9 @@ def _run_logged(cmd, log):
         return False
 
 
+TEST_BASE_CONFIG = REPO_ROOT / 'tests' / 'configs' / 'kunit.config'
+
+
 def build_steps(cfg):
     """The make commands of a build, and what they build."""
     make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
@@ -282,7 +310,10 @@ def build_steps(cfg):
                 f'the kernel of {display_path(cfg.kernel_dir)}')
     out = f'O={cfg.build_dir}'
     frags = ', '.join(display_path(f) for f in cfg.fragments) or 'defconfig only'
-    return ([make + [out, f'FRAGMENTS={" ".join(cfg.fragments)}', 'fragconfig'],
+    # Every test configuration starts from the test base: defconfig (make
+    # run's) has no suite built in.
+    base = [str(TEST_BASE_CONFIG)] + [str(f) for f in cfg.fragments]
+    return ([make + [out, f'FRAGMENTS={" ".join(base)}', 'fragconfig'],
              iso + [out]], f'config: {frags}')
 
 

@@ -212,10 +212,63 @@ def run_interactive(argv):
     return code
 
 
+EOF_BYTE = b'\x04'   # ^D: the console's end of input
+
+
+def _forward(src, dst):
+    """Copies src to dst as it comes, then ends the console's input: a
+    newline if the last line had none (it runs), ^D, and dst is closed."""
+    last = b'\n'
+    try:
+        while True:
+            chunk = os.read(src, 65536)
+            if not chunk:
+                break
+            dst.write(chunk)
+            dst.flush()
+            last = chunk[-1:]
+        dst.write((b'' if last in (b'\n', b'\r') else b'\n') + EOF_BYTE)
+        dst.flush()
+        dst.close()
+    except (BrokenPipeError, ValueError, OSError):
+        pass      # QEMU is gone: nothing more to say to it
+
+
+def run_scripted(argv, stdin_fd=0):
+    """Run QEMU with stdin (a pipe or a file, not a terminal) forwarded to
+    the serial console, followed by the end of input: the kernel's console
+    runs each command and powers off when it reads ^D, with status 33 if
+    every command succeeded, 35 otherwise.  Returns the exit code."""
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE)
+    except OSError as exc:
+        print(f'qemu: cannot run {argv[0]}: {exc.strerror}', file=sys.stderr)
+        return 2
+    threading.Thread(target=_forward, args=(stdin_fd, proc.stdin),
+                     daemon=True).start()
+    try:
+        status = proc.wait()
+    except KeyboardInterrupt:
+        proc.kill()
+        proc.wait()
+        print('qemu: interrupted', file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if status == STATUS_FAIL:
+        print('qemu: a console command failed (the console named the first '
+              'one above), or, with shell=off, a test', file=sys.stderr)
+        return 1
+    code, message = run_exit(status)
+    if message:
+        print(f'qemu: {message}', file=sys.stderr)
+    return code
+
+
 RUN_HELP = """\
 exit codes:
-  0    QEMU exited with status 33: clean power-off, the tests passed
-  1    status 35: some test failed
+  0    QEMU exited with status 33: clean power-off, the tests passed (or,
+       stdin a pipe or a file, the console ran every command of it)
+  1    status 35: some test failed, or (stdin a pipe or a file) a console
+       command failed
   2    status 37 (kernel panic), 0 (triple fault: the machine reset), 39
        (no test matched the filters), 41 (GRUB could not load the kernel),
        any other status, or QEMU could not be started
@@ -258,7 +311,10 @@ def build_arg_parser():
 def main(argv=None):
     args = build_arg_parser().parse_args(argv)
     qemu = shlex.split(args.qemu) if args.qemu else None
-    return run_interactive(command(args.iso, cpus=args.cpus, mem=args.mem,
+    run = run_interactive
+    if not args.gdb and not os.isatty(0):
+        run = run_scripted     # a script: its end is the console's
+    return run(command(args.iso, cpus=args.cpus, mem=args.mem,
                                    icount=args.icount, gdb=args.gdb,
                                    extra=args.extra, qemu=qemu))
 

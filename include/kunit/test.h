@@ -68,6 +68,7 @@ struct kunit_suite {
 	struct kunit_case *test_cases;
 	/* private: */
 	enum kunit_status status;
+	const char *module; /* the test module it came from, or NULL */
 };
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
@@ -76,10 +77,40 @@ struct kunit_suite {
 #define KUNIT_CASE_SLOW(test_name) \
 	KUNIT_CASE_ATTR(test_name, { .speed = KUNIT_SPEED_SLOW })
 
+#ifndef MODULE
 #define kunit_test_suites(__suites...)                                      \
 	static struct kunit_suite *__UNIQUE_ID(kunit_suites)[] __used       \
 		__aligned(sizeof(void *))                                   \
 		__section(".kunit_test_suites") = { __suites }
+#else
+/*
+ * In a test module (CONFIG_FOO_TEST=m, lib/kunit/modules.c): its init
+ * hands the suites to the harness, which runs them now (insmod) or from
+ * the run that loaded the module (boot, the console's test command); its
+ * exit takes them back before the module's memory goes.
+ */
+#include <linux/module.h>
+#define kunit_test_suites(__suites...)                                      \
+	static struct kunit_suite *kunit_module_suites[] = { __suites };    \
+	static int kunit_module_init(void)                                  \
+	{                                                                   \
+		return __kunit_test_suites_init(kunit_module_suites,        \
+						ARRAY_SIZE(kunit_module_suites), \
+						KBUILD_MODNAME);            \
+	}                                                                   \
+	module_init(kunit_module_init);                                     \
+	static void kunit_module_exit(void)                                 \
+	{                                                                   \
+		__kunit_test_suites_exit(kunit_module_suites,               \
+					 ARRAY_SIZE(kunit_module_suites));  \
+	}                                                                   \
+	module_exit(kunit_module_exit);                                     \
+	MODULE_LICENSE("GPL")
+#endif
+int __kunit_test_suites_init(struct kunit_suite *const *suites, unsigned int n,
+			     const char *modname);
+void __kunit_test_suites_exit(struct kunit_suite *const *suites,
+			      unsigned int n);
 
 #define kunit_test_suite(suite) kunit_test_suites(&suite)
 

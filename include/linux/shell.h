@@ -112,8 +112,25 @@ __printf(1, 2) void shell_printf(const char *fmt, ...);
 /* One-line error with the usage hint: returns -EINVAL. */
 int shell_usage(const char *name);
 
-/* Runs every command of line (modified in place). */
-void shell_run_line(char *line);
+/*
+ * Runs every command of line (modified in place); returns 0 if all
+ * succeeded, else the status of the first that failed. Each command's
+ * status goes to the session (kernel/shell/session.c).
+ */
+int shell_run_line(char *line);
+
+/*
+ * The session: shell_session_line() counts a line read,
+ * shell_session_status() records a command's status (argv its words),
+ * shell_last_status is the last one ($?); shell_session_end() is the end
+ * of input: it reports the first failing command and powers off, QEMU
+ * status 33 if none failed, 35 otherwise.
+ */
+void shell_session_line(void);
+void shell_session_status(int argc, char **argv, int status);
+bool shell_session_failed(void);
+void __noreturn shell_session_end(void);
+extern int shell_last_status;
 /* Completion for the editor's current word (writes a list if ambiguous). */
 void shell_complete(struct shell_editor *ed);
 /* In the sandbox (the fuzz test) commands that change state are refused. */
@@ -130,8 +147,17 @@ void shell_state_restore(struct shell_state *s);
 
 /* The command groups (kernel/shell/cmd_*.c). */
 extern const struct shell_cmd shell_key_cmds[], shell_trace_cmds[],
-	shell_sys_cmds[];
+	shell_sys_cmds[], shell_session_cmds[];
 void shell_complete_keys(struct shell_completion *c);
+/*
+ * A static key's name for people (kernel/shell/key_name.c): the
+ * tracepoint's name for a tracepoint's key (*type "tracepoint", else
+ * "true" or "false"), "array[3]" for an element, "sym+0x18" inside a
+ * structure; *modname its module's name or "".
+ */
+struct static_key;
+void shell_key_name(struct static_key *key, char *buf, size_t size,
+		    const char **modname, const char **type);
 
 /* True when the command line asked for the shell ("shell"). */
 bool shell_requested(void);

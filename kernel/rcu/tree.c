@@ -246,6 +246,7 @@ struct rcu_stats rcu_get_stats(void)
 	spin_unlock_irqrestore(&rcu_cb_lock, flags);
 	return s;
 }
+EXPORT_SYMBOL_GPL(rcu_get_stats);
 
 static int __init rcu_init(void)
 {

@@ -391,6 +391,7 @@ bool sched_may_sleep(void)
 {
 	return preemptible() && !(current->flags & PF_IDLE);
 }
+EXPORT_SYMBOL_GPL(sched_may_sleep);
 
 /* The callers might_sleep() reported, so that each is reported once. */
 #define MIGHT_SLEEP_RECORD 64
@@ -596,6 +597,7 @@ struct sched_stats sched_cpu_stats(unsigned int cpu)
 {
 	return cpu_rq(cpu)->stats;
 }
+EXPORT_SYMBOL_GPL(sched_cpu_stats);
 
 unsigned int sched_nr_running(unsigned int cpu)
 {

@@ -13,6 +13,7 @@
  * the run queue, so that only the two threads run on that CPU.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
@@ -137,3 +138,4 @@ int sched_pipe_run(struct sched_pipe *sp)
 		sp->err = err;
 	return sp->err;
 }
+EXPORT_SYMBOL_GPL(sched_pipe_run);

@@ -6,6 +6,7 @@
  * (task_reap_dead()), never by the task itself, which runs on it.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -104,9 +105,11 @@ void task_reap_dead(void)
 		put_task_struct(t);
 	}
 }
+EXPORT_SYMBOL_GPL(task_reap_dead);
 
 /* Task stacks allocated and not yet freed. */
 unsigned long nr_task_stacks(void)
 {
 	return atomic_read(&nr_stacks);
 }
+EXPORT_SYMBOL_GPL(nr_task_stacks);

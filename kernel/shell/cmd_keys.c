@@ -151,24 +151,13 @@ static void key_print_sites(struct static_key *key, unsigned int *nr)
 }
 #endif
 
-/*
- * The key's name and its module's: the symbol, with "+0x10" when the key
- * is not at its start (arrays of keys), without the size and " [mod]".
- */
+/* The key's name (kernel/shell/key_name.c) and its module's. */
 static void key_name(struct static_key *key, char *buf, size_t size,
 		     const char **modname)
 {
-	struct module *mod = __module_address((unsigned long)key);
-	char *end;
+	const char *type;
 
-	sprint_symbol(buf, size, (unsigned long)key);
-	end = strchr(buf, '/');
-	if (end)
-		*end = '\0';
-	end = strstr(buf, "+0x0");
-	if (end && !end[4])
-		*end = '\0';
-	*modname = mod ? mod->name : "";
+	shell_key_name(key, buf, size, modname, &type);
 }
 
 /* Locks module_mutex and collects; the caller calls key_list_done(). */
@@ -197,9 +186,15 @@ static struct static_key *key_list_find(struct key_list *kl, const char *name)
 	char buf[128];
 	unsigned int i;
 
+	const char *colon = strchr(name, ':');
+
+	/* "name", or "module:name" for a module's key. */
 	for (i = 0; i < kl->nr; i++) {
 		key_name(kl->keys[i], buf, sizeof(buf), &modname);
-		if (!strcmp(buf, name))
+		if (!colon ? !strcmp(buf, name) :
+			     !strcmp(buf, colon + 1) &&
+				     strlen(modname) == colon - name &&
+				     !strncmp(modname, name, colon - name))
 			return kl->keys[i];
 	}
 	return NULL;
@@ -215,13 +210,12 @@ static unsigned long key_deferred_timeout(struct static_key *key)
 	struct static_key_deferred *d =
 		container_of(key, struct static_key_deferred, key);
 	unsigned long size, offset;
-
 	const char *modname;
 
 	if ((!kallsyms_lookup((unsigned long)key, &size, &offset) &&
 	     !module_kallsyms_lookup((unsigned long)key, &size, &offset,
 				     &modname)) ||
-	    offset || size < sizeof(*d))
+	    offset % sizeof(*d) || offset + sizeof(*d) > size)
 		return 0;
 	return d->work.work.func == jump_label_update_timeout ? d->timeout : 0;
 }
@@ -230,16 +224,15 @@ static void key_print(struct static_key *key)
 {
 	struct site_count sc = { 0, 0 };
 	unsigned long timeout = key_deferred_timeout(key);
-	const char *modname;
+	const char *modname, *type;
 	char name[128], deferred[24] = "-";
 
-	key_name(key, name, sizeof(name), &modname);
+	shell_key_name(key, name, sizeof(name), &modname, &type);
 	key_count_sites(key, &sc);
 	if (timeout)
 		scnprintf(deferred, sizeof(deferred), "%lu jiffies", timeout);
-	shell_printf("%-34s %-12s %-5s %5d %-8s %5u/%-5u %s\n", name,
-		     *modname ? modname : "-",
-		     key->type & JUMP_TYPE_TRUE ? "true" : "false",
+	shell_printf("%-34s %-12s %-10s %5d %-8s %5u/%-5u %s\n", name,
+		     *modname ? modname : "-", type,
 		     static_key_count(key),
 		     static_key_enabled(key) ? "enabled" : "disabled", sc.shrt,
 		     sc.nr - sc.shrt, deferred);
@@ -256,7 +249,7 @@ static int cmd_keys(int argc, char **argv)
 		shell_printf("keys: no jump table (CONFIG_JUMP_LABEL=n)\n");
 	if (key_list_start(&kl))
 		return -ENOMEM;
-	shell_printf("%-34s %-12s %-5s %5s %-8s %11s %s\n", "KEY", "MODULE",
+	shell_printf("%-34s %-12s %-10s %5s %-8s %11s %s\n", "KEY", "MODULE",
 		     "TYPE", "COUNT", "STATE", "SITES(S/L)", "DEFERRED");
 	for (i = 0; i < kl.nr; i++) {
 		key_name(kl.keys[i], name, sizeof(name), &modname);

@@ -15,15 +15,23 @@
 #include <linux/moduleparam.h>
 #include <linux/shell.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <asm/processor.h>
 #include <asm/serial.h>
 
 #define SHELL_PROMPT "sk> "
 #define SHELL_POLL_MS 10
+#define SHELL_EOF 0x04 /* ^D */
+#define SHELL_SPIN_NS 2000000 /* polled without sleeping after a byte */
 
 static bool shell_on;
 core_param_named("shell", shell_on, bool);
 
 bool shell_sandbox;
+
+/* make bench (scripts/bench_boot.py): the TSC at the first prompt. */
+static bool shell_report_boot;
+core_param_named("shell.report_boot", shell_report_boot, bool);
 
 bool shell_requested(void)
 {
@@ -60,6 +68,7 @@ static const struct shell_cmd *const shell_groups[] = {
 	shell_key_cmds,
 	shell_trace_cmds,
 	shell_sys_cmds,
+	shell_session_cmds,
 };
 
 #define for_each_shell_cmd(g, c)                             \
@@ -107,30 +116,28 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-static void shell_run_cmd(int argc, char **argv)
+static int shell_run_cmd(int argc, char **argv)
 {
 	const struct shell_cmd *c = shell_find(argv[0]);
 
 	if (!c) {
 		shell_printf("%s: unknown command; 'help' lists them\n",
 			     argv[0]);
-		return;
+		return -ENOENT;
 	}
-	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
-		shell_usage(c->name);
-		return;
-	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args)
+		return shell_usage(c->name);
 	if (shell_sandbox && c->changes) {
 		shell_printf("%s: refused in the sandbox\n", c->name);
-		return;
+		return -EPERM;
 	}
-	c->fn(argc, argv);
+	return c->fn(argc, argv);
 }
 
-void shell_run_line(char *line)
+int shell_run_line(char *line)
 {
 	char *argv[SHELL_ARGV_MAX];
-	int argc;
+	int argc, ret, first = 0;
 
 	while (line) {
 		argc = shell_split(&line, argv, SHELL_ARGV_MAX);
@@ -141,9 +148,14 @@ void shell_run_line(char *line)
 			shell_printf(
 				"error: more than %d words in a command; the rest of the line is ignored\n",
 				SHELL_ARGV_MAX);
-		else if (argc)
-			shell_run_cmd(argc, argv);
+		if (!argc)
+			continue;
+		ret = argc < 0 ? argc : shell_run_cmd(argc, argv);
+		shell_session_status(max(argc, 0), argv, ret);
+		if (ret && !first)
+			first = ret;
 	}
+	return first;
 }
 
 /* The prompt and the line again, the cursor where it was. */
@@ -192,9 +204,15 @@ static void shell_byte(struct shell_editor *ed, u8 byte)
 {
 	static char line[SHELL_LINE_MAX];
 
+	/* ^D on an empty line: the end of input, as for a shell. */
+	if (byte == SHELL_EOF && !ed->len) {
+		shell_flush(ed);
+		shell_session_end();
+	}
 	switch (shell_edit_byte(ed, byte)) {
 	case SHELL_EDIT_LINE:
 		shell_flush(ed);
+		shell_session_line();
 		shell_history_add(ed, ed->line);
 		strscpy(line, ed->line, sizeof(line));
 		shell_run_line(line);
@@ -211,24 +229,32 @@ static void shell_byte(struct shell_editor *ed, u8 byte)
 }
 
 /*
- * Polls COM1: 1 ms while bytes are coming (without FIFOs the UART holds
- * one), SHELL_POLL_MS once it has been quiet for a while.
+ * Polls COM1: without a pause while bytes are coming (without FIFOs the
+ * UART holds one: QEMU hands over the next once it is read), then 1 ms,
+ * then SHELL_POLL_MS once it has been quiet for a while.
  */
 void shell_main(void)
 {
 	static struct shell_editor ed;
 	unsigned int quiet = 0;
+	u64 last = 0;
 	int c;
 
 	shell_editor_init(&ed, SHELL_PROMPT);
+	if (shell_report_boot)
+		shell_printf("shell: prompt at TSC %llu (instructions under icount)\n",
+			     rdtsc());
 	shell_printf(
-		"Kernel console: 'help' lists the commands, 'poweroff' ends.\n%s",
+		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
 	for (;;) {
 		c = serial_getc();
 		if (c >= 0) {
 			quiet = 0;
 			shell_byte(&ed, c);
+			last = ktime_get_ns();
+		} else if (ktime_get_ns() - last < SHELL_SPIN_NS) {
+			cpu_relax();
 		} else {
 			msleep(++quiet > 100 ? SHELL_POLL_MS : 1);
 		}

@@ -31,6 +31,7 @@ bool tick_enabled(void)
 {
 	return tick_on;
 }
+EXPORT_SYMBOL_GPL(tick_enabled);
 
 /*
  * Only the boot CPU writes jiffies_64, from its tick, so a plain store is

@@ -27,6 +27,7 @@
 #include <linux/timekeeping.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
+#include "kunit_internal.h"
 
 extern struct kunit_suite *const __kunit_suites_start[];
 extern struct kunit_suite *const __kunit_suites_end[];
@@ -450,14 +451,23 @@ static int kunit_count_cases(struct kunit_suite *suite)
 	return n;
 }
 
+/* Whether the filters select a case of suite. */
+bool kunit_suite_selected(struct kunit_suite *suite)
+{
+	return kunit_filter_match(filter_glob, suite->name, NULL) &&
+	       kunit_count_cases(suite);
+}
+
 /* Runs one suite as subtest nr; returns its number of failed cases. */
-static int kunit_run_suite(struct kunit_suite *suite, int nr)
+int kunit_run_suite(struct kunit_suite *suite, int nr)
 {
 	int pass = 0, fail = 0, skip = 0, i = 0;
 	struct kunit_case *c;
 
 	printk(SUITE_INDENT "KTAP version 1\n");
 	printk(SUITE_INDENT "# Subtest: %s\n", suite->name);
+	if (suite->module)
+		printk(SUITE_INDENT "# module: %s\n", suite->module);
 	printk(SUITE_INDENT "1..%d\n", kunit_count_cases(suite));
 	if (suite->suite_init && suite->suite_init(suite)) {
 		printk(SUITE_INDENT "# %s: suite initialization failed\n",
@@ -497,6 +507,9 @@ static int kunit_report_none(void)
 	return -ENOENT;
 }
 
+/* A run of the console's test command (kunit_run_glob()). */
+static bool kunit_console_run;
+
 int kunit_run_all_tests(void)
 {
 	struct kunit_suite *const *s;
@@ -505,20 +518,30 @@ int kunit_run_all_tests(void)
 	if (filter_attr && kunit_attr_match(filter_attr, &(struct kunit_case){}) < 0)
 		pr_err("kunit: kunit.filter=%s: expected speed<op><value>, op one of = != < <= > >=, value very_slow, slow or normal: no case runs\n",
 		       filter_attr);
+	struct kunit_modules mods;
+
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++)
-		nr += kunit_filter_match(filter_glob, (*s)->name, NULL) &&
-		      kunit_count_cases(*s);
+		nr += kunit_suite_selected(*s);
+	nr += kunit_modules_count(&mods);
+	if (!nr) {
+		kfree(mods.bad);
+		if (mods.failed)
+			return mods.failed;
+		/* The console says it in one line of its own. */
+		if (kunit_console_run)
+			return -ENOENT;
+	}
 	printk("KTAP version 1\n1..%d\n", nr);
 	if (!nr)
 		return kunit_report_none();
 	nr = 0;
 	static_branch_enable(&kunit_running);
 	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
-		if (!kunit_filter_match(filter_glob, (*s)->name, NULL) ||
-		    !kunit_count_cases(*s))
+		if (!kunit_suite_selected(*s))
 			continue;
 		failed += kunit_run_suite(*s, ++nr);
 	}
+	failed += kunit_modules_run(&mods, &nr);
 	static_branch_disable(&kunit_running);
 	return failed;
 }
@@ -534,7 +557,9 @@ int kunit_run_glob(const char *glob)
 
 	filter_glob = (char *)glob;
 	filter_attr = NULL;
+	kunit_console_run = true;
 	ret = kunit_run_all_tests();
+	kunit_console_run = false;
 	filter_glob = saved_glob;
 	filter_attr = saved_attr;
 	return ret;
@@ -549,6 +574,7 @@ bool kunit_wait_for(bool (*cond)(void *arg), void *arg, unsigned int ms)
 		yield();
 	return ok;
 }
+EXPORT_SYMBOL_GPL(kunit_wait_for);
 
 struct kunit_int_eq {
 	int *v;
@@ -568,3 +594,4 @@ bool kunit_wait_eq(int *v, int want, unsigned int ms)
 
 	return kunit_wait_for(kunit_int_eq, &e, ms);
 }
+EXPORT_SYMBOL_GPL(kunit_wait_eq);

@@ -34,6 +34,7 @@
  * the handler without a counter that every CPU writes.
  */
 #include <linux/atomic.h>
+#include <linux/export.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
@@ -53,6 +54,7 @@
 DEFINE_MUTEX(text_mutex);
 
 struct text_poke_stats text_poke_stats;
+EXPORT_SYMBOL_GPL(text_poke_stats);
 static DEFINE_PER_CPU(unsigned long, int3_hits);
 
 /* text_poke.batch=0: one site per batch, three syncs each (for comparison). */
