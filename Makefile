@@ -129,7 +129,7 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 # descend(dir/,m) is for a directory of modules only (modules/, one an obj-m
 # list names, M=): every object either list names is a module, so that
 # obj-$(CONFIG_X) works there whether X is y or m.
-core-y := arch/x86/ kernel/ mm/ lib/
+core-y := arch/x86/ kernel/ mm/ lib/ fs/
 modules-y := modules/
 
 define descend
@@ -452,10 +452,15 @@ $(ISO_DIR)/cmdline: FORCE
 	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
+# User programs (user/Makefile): on the ISO as /bin/<name>.
+include user/Makefile
+
 $(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
-		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h
+		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h \
+		       $(user-progs)
 	$(quiet) ISO $@
-	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR)
+	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR) \
+		$(O)/user
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).

@@ -14,6 +14,7 @@ vmlinux=$1
 cmdline=$(cat "$2")
 out=$3
 modules_dir=$4
+user_dir=$5
 dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
@@ -28,6 +29,16 @@ fi
 for name in $names; do
 	cp "$modules_dir/$name.ko" "$dir/boot/modules/"
 done
+# USER_DIR's programs go along as /boot/bin/<name>, strings /bin/<name>.
+progs=""
+if [ -n "$user_dir" ] && [ -d "$user_dir" ]; then
+	progs=$(cd "$user_dir" && find . -maxdepth 1 -type f -perm -u+x |
+		sed 's|^\./||' | LC_ALL=C sort)
+	mkdir -p "$dir/boot/bin"
+fi
+for prog in $progs; do
+	cp "$user_dir/$prog" "$dir/boot/bin/"
+done
 
 # The kernel boots only if it and every module loaded: each load that
 # fails clears "loaded" (flat: GRUB gives up on ifs nested a hundred
@@ -38,6 +49,10 @@ loads() {
 	for name in $names; do
 		printf '\tif module2 /boot/modules/%s.ko %s; then true; else set loaded=n; fi\n' \
 			"$name" "$name"
+	done
+	for prog in $progs; do
+		printf '\tif module2 /boot/bin/%s /bin/%s; then true; else set loaded=n; fi\n' \
+			"$prog" "$prog"
 	done
 }
 retries() {
