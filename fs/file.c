@@ -450,7 +450,7 @@ long sys_newfstatat(unsigned long dfd, unsigned long upath, unsigned long ustat,
 long sys_ioctl(unsigned long fd, unsigned long cmd, unsigned long arg)
 {
 	struct file *f = fd_get(fd);
-	u8 termios[60] = {};
+	u8 termios[36] = {}; /* the kernel's struct termios */
 	long ret = -ENOTTY;
 
 	if (!f)
