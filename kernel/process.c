@@ -112,8 +112,7 @@ static struct task_struct *user_task_create(struct process *p, unsigned int cpu)
 	t->sp = (unsigned long)sp;
 	strscpy(t->comm, p->comm, sizeof(t->comm));
 	t->proc = p;
-	p->task = t;
-	get_task_struct(t);
+	p->task = t; /* the creator's reference, put by process_free() */
 	return t;
 }
 
