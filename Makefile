@@ -454,6 +454,14 @@ $(ISO_DIR)/cmdline: FORCE
 
 # User programs (user/Makefile): on the ISO as /bin/<name>.
 include user/Makefile
+ifdef INIT
+ifneq ($(abspath $(INIT)),$(abspath $(O)/user/$(notdir $(INIT))))
+$(O)/user/$(notdir $(INIT)): $(INIT) FORCE
+	@mkdir -p $(@D)
+	$(Q)cp $(INIT) $@
+endif
+user-progs += $(O)/user/$(notdir $(INIT))
+endif
 
 $(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
 		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h \
@@ -480,7 +488,11 @@ $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 # CMDLINE='shell=off kunit.filter="speed>slow"' boots the quick suites
 # instead (the last word of a name wins). Piped stdin reaches the console:
 # echo "keys; poweroff" | make run.
-run: override CMDLINE := shell $(value CMDLINE)
+# INIT=path/to/static-binary [INIT_ARGS="a b"]: the program goes on the
+# ISO as /bin/<its name> and runs as pid 1 instead of the console
+# (Documentation/userspace.rst says how QEMU's exit status tells its end).
+run: override CMDLINE := $(if $(INIT),init=/bin/$(notdir $(INIT)) \
+	$(if $(INIT_ARGS),init_args="$(INIT_ARGS)"),shell) $(value CMDLINE)
 run: deps $(ISO_DIR)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 

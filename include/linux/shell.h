@@ -120,7 +120,7 @@ extern bool shell_sandbox;
 
 /* The command groups (kernel/shell/cmd_*.c). */
 extern const struct shell_cmd shell_key_cmds[], shell_trace_cmds[],
-	shell_sys_cmds[];
+	shell_sys_cmds[], shell_user_cmds[];
 void shell_complete_keys(struct shell_completion *c);
 
 /* True when the command line asked for the shell ("shell"). */
