@@ -11,6 +11,7 @@
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace.h>
 #include <kunit/mem_snapshot.h>
 #include <kunit/test.h>
 
@@ -159,11 +160,52 @@ static void ust_bad_elf(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_overlap), -ENOEXEC);
 }
 
-static struct kunit_case ust_cases[] = {
-	KUNIT_CASE(ust_hello),	 KUNIT_CASE(ust_syscalls),
-	KUNIT_CASE(ust_crashes), KUNIT_CASE(ust_forkbomb),
-	KUNIT_CASE(ust_bad_elf), {}
-};
+/* Reads the trace until a line holds s. */
+static bool ust_trace_find(char *line, size_t size, const char *s)
+{
+	while (trace_read_line(line, size))
+		if (strstr(line, s))
+			return true;
+	return false;
+}
+
+/*
+ * raw_syscalls:sys_enter and sys_exit record the number, the arguments
+ * and the return value, in order: hello's getppid() (110) returns 0,
+ * its last call is exit_group(3) (231).
+ */
+static void ust_trace(struct kunit *test)
+{
+	char *line;
+
+	if (!IS_ENABLED(CONFIG_TRACING))
+		kunit_skip(test, "no CONFIG_TRACING");
+	line = kmalloc(256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	trace_clear();
+	KUNIT_ASSERT_EQ(test, trace_set_event("raw_syscalls:sys_enter", true),
+			0);
+	KUNIT_ASSERT_EQ(test, trace_set_event("raw_syscalls:sys_exit", true),
+			0);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/hello", "traced"), 3 << 8);
+	trace_set_event("raw_syscalls:*", false);
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_enter: NR 110 ("));
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_exit: NR 110 = 0"));
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_enter: NR 231 (3, "));
+	trace_clear();
+	kfree(line);
+}
+
+static struct kunit_case ust_cases[] = { KUNIT_CASE(ust_hello),
+					 KUNIT_CASE(ust_syscalls),
+					 KUNIT_CASE(ust_crashes),
+					 KUNIT_CASE(ust_forkbomb),
+					 KUNIT_CASE(ust_bad_elf),
+					 KUNIT_CASE(ust_trace),
+					 {} };
 
 static struct kunit_suite ust_suite = {
 	.name = "userspace",

@@ -15,9 +15,11 @@
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
 #include <asm/processor.h>
+#include <asm/ptrace.h>
 #include <asm/reboot.h>
 #include <asm/user.h>
 #include <asm/user_pgtable.h>
+#include <trace/events/syscalls.h>
 
 static long sys_getpid(void)
 {
@@ -336,14 +338,10 @@ struct pt_regs *current_user_regs(void)
 	return task_pt_regs(current);
 }
 
-long syscall_dispatch(struct pt_regs *regs)
+static long syscall_enosys(unsigned long nr)
 {
-	unsigned long nr = regs->error_code;
 	unsigned long bit;
 
-	if (nr < NR_syscalls && syscall_table[nr])
-		return syscall_table[nr](regs->rdi, regs->rsi, regs->rdx,
-					 regs->r10, regs->r8, regs->r9);
 	bit = nr < 512 ? nr : 511;
 	if (!(__atomic_fetch_or(&enosys_seen[bit / BITS_PER_LONG],
 				1UL << (bit % BITS_PER_LONG),
@@ -352,4 +350,20 @@ long syscall_dispatch(struct pt_regs *regs)
 		pr_info("syscall: %s[%d]: unknown system call %lu: -ENOSYS\n",
 			current_process()->comm, current_process()->pid, nr);
 	return -ENOSYS;
+}
+
+/* raw_syscalls:sys_enter, the call, raw_syscalls:sys_exit. */
+long syscall_dispatch(struct pt_regs *regs)
+{
+	unsigned long nr = regs->error_code;
+	long ret;
+
+	trace_sys_enter(regs, nr);
+	if (likely(nr < NR_syscalls && syscall_table[nr]))
+		ret = syscall_table[nr](regs->rdi, regs->rsi, regs->rdx,
+					regs->r10, regs->r8, regs->r9);
+	else
+		ret = syscall_enosys(nr);
+	trace_sys_exit(regs, ret);
+	return ret;
 }
