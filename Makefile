@@ -82,7 +82,7 @@ CMDLINE ?=
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke \
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
 		 $(config-targets)
 
 # The default goal.
@@ -575,6 +575,12 @@ fuzz-smoke: deps $(FUZZ_BIN)
 bench:
 	$(Q)scripts/install-deps.sh --bench && $(PYTHON) scripts/bench.py
 
+# The user programs (user/Makefile): every user/<dir>/<name>.c as the static
+# executable $(O)/user/<name>, by the host's gcc -O2 -static.
+PHONY += user
+user:
+	$(Q)$(MAKE) -f user/Makefile O=$(O) Q=$(Q) user
+
 debug: deps $(ISO_DIR)/kernel.iso
 	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
 	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
@@ -604,6 +610,7 @@ help:
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
 	@echo '  modules        - build the modules (obj-m), check them (modpost), stage them'
 	@echo '                   in $(O)/iso-modules; with M=dir, the modules of dir instead'
+	@echo '  user           - build the user programs user/*/*.c into $(O)/user (static, gcc -O2 -static)'
 	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..." and the modules'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'
 	@echo '  defconfig      - the default configuration (arch/x86/configs/defconfig)'

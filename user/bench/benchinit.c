@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * benchinit [DIR]: a first process (pid 1) that runs the benchmark programs
+ * of DIR (default /bin) one after the other and powers the machine off:
+ * the same /init for Linux's initramfs and for this kernel.
+ *
+ *     bench: boot tsc=T                 rdtsc at this program's first
+ *                                       instruction (its ELF entry point)
+ *     ...                               getppid_bench, pipe_bench,
+ *                                       schedstats_bench, pipe_bench again
+ *                                       with schedstats on
+ *     bench: jl <module's lines>        when /bench_jl.ko exists: loaded
+ *                                       (finit_module), its /proc/bench_jl
+ *                                       copied out (Linux only)
+ *     bench: done failed=N              the last line: N programs failed
+ *
+ * Environment (Linux passes unknown "a=b" kernel parameters to init):
+ * bench_loops=N scales the programs' loop counts (default 1: 10000 round
+ * trips, 100000 getppid calls, 10 flips each way). bench_mode=stress loads
+ * /bench_jl_stress.ko instead and copies /proc/bench_jl_stress.
+ *
+ * As pid 1 it mounts /proc first; when not pid 1 it exits instead of
+ * powering off.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "bench.h"
+
+#define NAME "benchinit"
+
+/* Filled at the ELF entry (benchinit_entry, user/Makefile's -e). */
+uint64_t benchinit_first_tsc;
+
+asm(".pushsection .text\n"
+    ".globl benchinit_entry\n"
+    "benchinit_entry:\n"
+    "	mov %rdx, %rcx\n" /* rdtsc clobbers rdx: _start's rtld_fini */
+    "	rdtsc\n"
+    "	mov %eax, benchinit_first_tsc(%rip)\n"
+    "	mov %edx, benchinit_first_tsc+4(%rip)\n"
+    "	mov %rcx, %rdx\n"
+    "	jmp _start\n"
+    ".popsection\n");
+
+static unsigned long scale = 1;
+
+/* Runs DIR/PROG with one numeric argument; 0 if it exited with 0. */
+static int run(const char *dir, const char *prog, unsigned long arg)
+{
+	char path[256], num[32];
+	char *argv[3] = { path, num, NULL };
+	char *envp[] = { NULL };
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, prog);
+	snprintf(num, sizeof(num), "%lu", arg * scale);
+	fflush(stdout);
+	pid = syscall(SYS_fork);
+	if (pid < 0) {
+		printf("bench: %s error=fork errno=%d\n", prog, errno);
+		return -1;
+	}
+	if (pid == 0) {
+		execve(path, argv, envp);
+		printf("bench: %s error=execve errno=%d\n", prog, errno);
+		fflush(stdout);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid) {
+		printf("bench: %s error=wait4 errno=%d\n", prog, errno);
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	printf("bench: %s error=status status=%d\n", prog, status);
+	return -1;
+}
+
+/*
+ * Loads MOD (finit_module) and copies PROC, line by line, as
+ * "bench: jl ...". 1 if there is no such module, 0 on success.
+ */
+static int load_and_copy(const char *mod, const char *proc)
+{
+	char buf[4096], *line, *save;
+	int fd = open(mod, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return 1;
+	if (syscall(SYS_finit_module, fd, "", 0)) {
+		printf("bench: jl error=finit_module errno=%d\n", errno);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	fd = open(proc, O_RDONLY);
+	if (fd < 0) {
+		printf("bench: jl error=open_proc errno=%d\n", errno);
+		return -1;
+	}
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("bench: jl %s\n", line);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "/bin";
+	const char *mode = getenv("bench_mode");
+	const char *loops = getenv("bench_loops");
+	int failed = 0;
+
+	printf("bench: boot tsc=%llu\n",
+	       (unsigned long long)benchinit_first_tsc);
+	if (loops && strtoul(loops, NULL, 10) > 0)
+		scale = strtoul(loops, NULL, 10);
+	if (getpid() == 1 && mount("proc", "/proc", "proc", 0, NULL) &&
+	    errno != EBUSY)
+		printf("bench: %s error=mount_proc errno=%d\n", NAME, errno);
+
+	if (mode && !strcmp(mode, "stress")) {
+		failed += load_and_copy("/bench_jl_stress.ko",
+					"/proc/bench_jl_stress") < 0;
+		goto out;
+	}
+
+	failed += run(dir, "getppid_bench", 100000) < 0;
+	failed += run(dir, "pipe_bench", 10000) < 0;
+	failed += run(dir, "schedstats_bench", 10) < 0;
+	if (bench_schedstats_write(1) == 0) {
+		failed += run(dir, "pipe_bench", 10000) < 0;
+		if (bench_schedstats_write(0))
+			failed++;
+	} else {
+		printf("bench: %s error=schedstats_on errno=%d\n", NAME, errno);
+		failed++;
+	}
+	failed += load_and_copy("/bench_jl.ko", "/proc/bench_jl") < 0;
+out:
+	printf("bench: done failed=%d\n", failed);
+	fflush(stdout);
+	if (getpid() != 1)
+		return failed ? 1 : 0;
+	sync();
+	reboot(RB_POWER_OFF);
+	printf("bench: %s error=reboot errno=%d\n", NAME, errno);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
