@@ -17,7 +17,8 @@
  * Environment (Linux passes unknown "a=b" kernel parameters to init):
  * bench_loops=N scales the programs' loop counts (default 1: 10000 round
  * trips, 100000 getppid calls, 10 flips each way). bench_mode=stress loads
- * /bench_jl_stress.ko instead and copies /proc/bench_jl_stress.
+ * /bench_jl_stress.ko instead (with flips=bench_flips when set) and copies
+ * /proc/bench_jl_stress.
  *
  * As pid 1 it mounts /proc first; when not pid 1 it exits instead of
  * powering off.
@@ -83,10 +84,10 @@ static int run(const char *dir, const char *prog, unsigned long arg)
 }
 
 /*
- * Loads MOD (finit_module) and copies PROC, line by line, as
+ * Loads MOD (finit_module, with PARAMS) and copies PROC, line by line, as
  * "bench: jl ...". 1 if there is no such module, 0 on success.
  */
-static int load_and_copy(const char *mod, const char *proc)
+static int load_and_copy(const char *mod, const char *params, const char *proc)
 {
 	char buf[4096], *line, *save;
 	int fd = open(mod, O_RDONLY);
@@ -94,7 +95,7 @@ static int load_and_copy(const char *mod, const char *proc)
 
 	if (fd < 0)
 		return 1;
-	if (syscall(SYS_finit_module, fd, "", 0)) {
+	if (syscall(SYS_finit_module, fd, params, 0)) {
 		printf("bench: jl error=finit_module errno=%d\n", errno);
 		close(fd);
 		return -1;
@@ -132,7 +133,12 @@ int main(int argc, char **argv)
 		printf("bench: %s error=mount_proc errno=%d\n", NAME, errno);
 
 	if (mode && !strcmp(mode, "stress")) {
-		failed += load_and_copy("/bench_jl_stress.ko",
+		char params[64] = "";
+
+		if (getenv("bench_flips"))
+			snprintf(params, sizeof(params), "flips=%s",
+				 getenv("bench_flips"));
+		failed += load_and_copy("/bench_jl_stress.ko", params,
 					"/proc/bench_jl_stress") < 0;
 		goto out;
 	}
@@ -148,7 +154,7 @@ int main(int argc, char **argv)
 		printf("bench: %s error=schedstats_on errno=%d\n", NAME, errno);
 		failed++;
 	}
-	failed += load_and_copy("/bench_jl.ko", "/proc/bench_jl") < 0;
+	failed += load_and_copy("/bench_jl.ko", "", "/proc/bench_jl") < 0;
 out:
 	printf("bench: done failed=%d\n", failed);
 	fflush(stdout);
