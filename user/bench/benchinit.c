@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * benchinit [DIR]: a first process (pid 1) that runs the benchmark programs
- * of DIR (default /bin) one after the other and powers the machine off:
- * the same /init for Linux's initramfs and for this kernel.
+ * benchinit [/DIR]: a first process (pid 1) that runs the benchmark programs
+ * of /DIR (default /bin; an argument not starting with '/' is ignored) one
+ * after the other and powers the machine off: the same /init for Linux's
+ * initramfs and for this kernel.
  *
  *     bench: boot tsc=T                 rdtsc at this program's first
  *                                       instruction (its ELF entry point)
@@ -12,6 +13,9 @@
  *     bench: jl <module's lines>        when /bench_jl.ko exists: loaded
  *                                       (finit_module), its /proc/bench_jl
  *                                       copied out (Linux only)
+ *     bench: kallsyms name=S addr=A  from /proc/kallsyms (Linux only): the
+ *                                       addresses of the symbols that
+ *                                       locate sched_schedstats' sites
  *     bench: done failed=N              the last line: N programs failed
  *
  * Environment (Linux passes unknown "a=b" kernel parameters to init):
@@ -117,9 +121,59 @@ static int load_and_copy(const char *mod, const char *params, const char *proc)
 	return 0;
 }
 
+/* The symbols of Linux that scripts/bench_linux.py needs to count sites. */
+static const char *const wanted_syms[] = { "_text", "__start___jump_table",
+					   "__stop___jump_table",
+					   "sched_schedstats" };
+
+static void kallsyms_line(char *line)
+{
+	char *addr = strtok(line, " "), *type = strtok(NULL, " ");
+	char *sym = strtok(NULL, " \t");
+	unsigned int i;
+
+	if (!addr || !type || !sym)
+		return;
+	for (i = 0; i < sizeof(wanted_syms) / sizeof(wanted_syms[0]); i++)
+		if (!strcmp(sym, wanted_syms[i]))
+			printf("bench: kallsyms name=%s addr=%s\n", sym, addr);
+}
+
+/*
+ * "bench: kallsyms name=SYM addr=HEX" for wanted_syms, from
+ * /proc/kallsyms when there is one (Linux).
+ */
+static void print_kallsyms(void)
+{
+	static char buf[65536];
+	size_t len = 0;
+	char *nl, *start;
+	ssize_t n;
+	int fd = open("/proc/kallsyms", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += n;
+		buf[len] = 0;
+		start = buf;
+		while ((nl = strchr(start, '\n'))) {
+			*nl = 0;
+			kallsyms_line(start);
+			start = nl + 1;
+		}
+		len -= start - buf;
+		memmove(buf, start, len);
+		if (len == sizeof(buf) - 1)
+			len = 0; /* a line too long for the buffer */
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/bin";
+	/* Linux passes unknown kernel parameters ("nokaslr") as arguments. */
+	const char *dir = argc > 1 && argv[1][0] == '/' ? argv[1] : "/bin";
 	const char *mode = getenv("bench_mode");
 	const char *loops = getenv("bench_loops");
 	int failed = 0;
@@ -155,6 +209,7 @@ int main(int argc, char **argv)
 		failed++;
 	}
 	failed += load_and_copy("/bench_jl.ko", "", "/proc/bench_jl") < 0;
+	print_kallsyms();
 out:
 	printf("bench: done failed=%d\n", failed);
 	fflush(stdout);
