@@ -452,8 +452,13 @@ $(ISO_DIR)/cmdline: FORCE
 	$(Q)$(PYTHON) scripts/grub_cmdline.py > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-# User programs (user/Makefile): on the ISO as /bin/<name>.
-include user/Makefile
+# User programs (user/Makefile, built by "make user"): on the ISO as
+# /bin/<name>. The stamp rebuilds them when a source changes.
+user-stamp := $(O)/user/.built
+$(user-stamp): $(wildcard user/*/*.c user/*/*.h) user/Makefile
+	$(Q)$(MAKE) -f user/Makefile O=$(O) Q=$(Q) user
+	@touch $@
+user-progs := $(user-stamp)
 ifdef INIT
 ifneq ($(abspath $(INIT)),$(abspath $(O)/user/$(notdir $(INIT))))
 $(O)/user/$(notdir $(INIT)): $(INIT) FORCE
