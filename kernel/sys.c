@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/reboot.h>
@@ -182,21 +183,49 @@ static long sys_sched_getaffinity(unsigned long pid, unsigned long len,
 }
 
 /*
- * A process stays on the CPU it was created on (a fork's child on its
- * parent's): a mask that includes it is accepted, one that does not is
- * refused with -EINVAL rather than silently ignored.
+ * Moves the process that asked, once it sleeps, to its CPU and wakes it
+ * there: a task changes CPU only while off the run queue.
+ */
+static void migrate_work(struct work_struct *work)
+{
+	struct process *p = container_of(work, struct process, migrate);
+	struct task_struct *t = p->task;
+
+	while (!sched_move_sleeping_task(t, p->migrate_cpu))
+		yield();
+	wake_up_process(t);
+}
+
+/*
+ * A process runs on one CPU: the first active one of the mask if the mask
+ * does not hold the current one (fork's children start on their
+ * parent's). -EINVAL if the mask has no active CPU.
  */
 static long sys_sched_setaffinity(unsigned long pid, unsigned long len,
 				  unsigned long umask)
 {
+	struct process *p = current_process();
+	unsigned int cpu;
 	u64 mask = 0;
 
 	if (copy_from_user(&mask, (const void __user *)umask,
 			   min(len, sizeof(mask))))
 		return -EFAULT;
-	if (pid && pid != (unsigned long)current_process()->pid)
+	if (pid && pid != (unsigned long)p->pid)
 		return -ESRCH;
-	return mask & (1ULL << current->cpu) ? 0 : -EINVAL;
+	if (mask & (1ULL << current->cpu))
+		return 0;
+	for_each_active_cpu(cpu)
+		if (cpu < 64 && (mask & (1ULL << cpu)))
+			break;
+	if (cpu >= NR_CPUS || cpu >= 64 || !(mask & (1ULL << cpu)))
+		return -EINVAL;
+	p->migrate_cpu = cpu;
+	INIT_WORK(&p->migrate, migrate_work);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule_work(&p->migrate);
+	schedule();
+	return 0;
 }
 
 #define SIG_BLOCK 0

@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <asm/user_pgtable.h>
 
 #define NR_OPEN 64 /* fds per process */
@@ -66,6 +67,8 @@ struct process {
 	struct k_sigaction sigaction[NSIG];
 	unsigned long fsbase;
 	unsigned long clear_child_tid;
+	struct work_struct migrate;	/* sched_setaffinity()'s move */
+	unsigned int migrate_cpu;
 	u8 fpu[512] __aligned(16); /* fxsave image while switched out */
 	char comm[16];
 };
