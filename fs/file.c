@@ -22,6 +22,9 @@
 #define S_IFIFO 0010000
 #define S_IFCHR 0020000
 #define S_IFREG 0100000
+#define S_IFMT 0170000
+#define SEEK_SET 0
+#define SEEK_CUR 1
 #define TCGETS 0x5401
 #define PIPE_SIZE 65536
 #define IO_CHUNK 512
@@ -399,14 +402,24 @@ long sys_dup(unsigned long oldfd)
 	return fd;
 }
 
+/* Regular files (/proc's) move their position; the rest are streams. */
 long sys_lseek(unsigned long fd, unsigned long off, unsigned long whence)
 {
 	struct file *f = fd_get(fd);
+	long ret;
 
 	if (!f)
 		return -EBADF;
+	if ((f->ops->mode & S_IFMT) != S_IFREG)
+		ret = -ESPIPE;
+	else if (whence == SEEK_SET && (long)off >= 0)
+		ret = f->pos = off;
+	else if (whence == SEEK_CUR && (long)(f->pos + off) >= 0)
+		ret = f->pos += off;
+	else
+		ret = -EINVAL;
 	file_put(f);
-	return -ESPIPE;
+	return ret;
 }
 
 /* Linux's x86-64 struct stat: 144 bytes, st_mode at 24, st_blksize at 56. */

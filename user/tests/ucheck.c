@@ -49,6 +49,7 @@ static int pipes(void)
 	CHECK(27, write(p[1], "x", 1) == -1 && errno == EPIPE);
 	close(p[1]);
 	CHECK(28, wait(&st) == -1 && errno == ECHILD);
+	CHECK(29, lseek(0, 0, SEEK_SET) == -1 && errno == ESPIPE);
 	return 0;
 }
 
@@ -66,6 +67,8 @@ static int schedstats(void)
 	CHECK(43, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "1\n"));
 	CHECK(44, write(fd, "2", 1) == -1 && errno == EINVAL);
 	CHECK(45, write(fd, "0\n", 2) == 2);
+	CHECK(47, lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(48, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "0\n"));
 	close(fd);
 	CHECK(46, open("/proc/no_such_file", O_RDONLY) == -1 && errno == ENOENT);
 	return 0;
