@@ -295,6 +295,7 @@ int process_kill(struct process *p, int sig)
 	if (sig < 1 || sig > NSIG)
 		return -EINVAL;
 	__atomic_fetch_or(&p->sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
+	WRITE_ONCE(p->exit_work, 1);
 	if (p->task)
 		wake_up_process(p->task);
 	return 0;
@@ -554,5 +555,7 @@ long sys_execve(unsigned long upath, unsigned long uargv, unsigned long uenvp)
 	fpu_init_state(p->fpu);
 	asm volatile("fxrstorq %0" : : "m"(p->fpu));
 	start_thread(current_user_regs(), ip, sp);
+	p->regs_rewritten = true;
+	WRITE_ONCE(p->exit_work, 1);
 	return 0;
 }

@@ -20,7 +20,6 @@
 #include <asm/reboot.h>
 #include <asm/user.h>
 #include <asm/user_pgtable.h>
-#include <trace/events/syscalls.h>
 
 static long sys_getpid(void)
 {
@@ -215,9 +214,7 @@ static long sys_sched_setaffinity(unsigned long pid, unsigned long len,
 		return -ESRCH;
 	if (mask & (1ULL << current->cpu))
 		return 0;
-	for_each_active_cpu(cpu)
-		if (cpu < 64 && (mask & (1ULL << cpu)))
-			break;
+	for_each_active_cpu(cpu) if (cpu < 64 && (mask & (1ULL << cpu))) break;
 	if (cpu >= NR_CPUS || cpu >= 64 || !(mask & (1ULL << cpu)))
 		return -EINVAL;
 	p->migrate_cpu = cpu;
@@ -275,6 +272,7 @@ static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 		p->sig_blocked = set;
 	else
 		return -EINVAL;
+	WRITE_ONCE(p->exit_work, 1); /* a pending signal may be unblocked */
 	return 0;
 }
 
@@ -312,7 +310,7 @@ static long sys_ni_rseq(void)
 /* The x86-64 ABI passes unused argument registers harmlessly. */
 #define SC(nr, fn) [nr] = (syscall_fn_t)(void (*)(void))(fn)
 
-static const syscall_fn_t syscall_table[NR_syscalls] = {
+const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(0, sys_read),
 	SC(1, sys_write),
 	SC(3, sys_close),
@@ -367,7 +365,7 @@ struct pt_regs *current_user_regs(void)
 	return task_pt_regs(current);
 }
 
-static long syscall_enosys(unsigned long nr)
+static long __syscall_enosys(unsigned long nr)
 {
 	unsigned long bit;
 
@@ -381,18 +379,8 @@ static long syscall_enosys(unsigned long nr)
 	return -ENOSYS;
 }
 
-/* raw_syscalls:sys_enter, the call, raw_syscalls:sys_exit. */
-long syscall_dispatch(struct pt_regs *regs)
+/* What a number without an entry gets: -ENOSYS, logged once. */
+long syscall_enosys(unsigned long nr)
 {
-	unsigned long nr = regs->error_code;
-	long ret;
-
-	trace_sys_enter(regs, nr);
-	if (likely(nr < NR_syscalls && syscall_table[nr]))
-		ret = syscall_table[nr](regs->rdi, regs->rsi, regs->rdx,
-					regs->r10, regs->r8, regs->r9);
-	else
-		ret = syscall_enosys(nr);
-	trace_sys_exit(regs, ret);
-	return ret;
+	return __syscall_enosys(nr);
 }

@@ -60,6 +60,9 @@ struct process {
 	u64 fds_cloexec;
 	bool zombie; /* exited, status below */
 	bool kernel_child; /* spawned: process_wait() frees it */
+	bool regs_rewritten; /* execve: return with IRET, all registers */
+	/* Non-zero: a system call returns the slow way (a signal, execve). */
+	int exit_work;
 	int exit_status; /* Linux's wait status */
 	struct wait_queue_head child_exit; /* its wait4() sleeps here */
 	u64 sig_pending; /* bit n-1: signal n */
@@ -67,7 +70,7 @@ struct process {
 	struct k_sigaction sigaction[NSIG];
 	unsigned long fsbase;
 	unsigned long clear_child_tid;
-	struct work_struct migrate;	/* sched_setaffinity()'s move */
+	struct work_struct migrate; /* sched_setaffinity()'s move */
 	unsigned int migrate_cpu;
 	u8 fpu[512] __aligned(16); /* fxsave image while switched out */
 	char comm[16];

@@ -15,10 +15,12 @@ typedef long (*syscall_fn_t)(unsigned long a0, unsigned long a1,
 			     unsigned long a2, unsigned long a3,
 			     unsigned long a4, unsigned long a5);
 
-/* Runs the call regs asks for (nr in error_code, Linux's orig_ax). */
-long syscall_dispatch(struct pt_regs *regs);
 /* The number of the table's last entry, plus one. */
 #define NR_syscalls 335
+/* Linux's numbers; NULL: none (kernel/sys.c). */
+extern const syscall_fn_t sys_call_table[NR_syscalls];
+/* The answer to a number without an entry: -ENOSYS, logged once. */
+long syscall_enosys(unsigned long nr);
 
 /* The calls other files implement (kernel/sys.c holds the table). */
 long sys_read(unsigned long, unsigned long, unsigned long);

@@ -10,8 +10,9 @@
  * 3. a struct pt_regs is built as the exception entry builds it, the
  *    syscall number in error_code (Linux's orig_ax) and -ENOSYS in rax;
  * 4. do_syscall_64(regs) runs with interrupts on and returns true if
- *    SYSRET may return (user cs/ss, canonical rip), false for IRET;
- * 5. the registers come back from pt_regs; swapgs; sysretq or iretq.
+ *    SYSRET may return, false for IRET (execve rewrote the registers);
+ * 5. the registers come back from pt_regs (for SYSRET the caller-saved
+ *    ones only: C kept the others), swapgs; sysretq or iretq.
  */
 #define USER_DS 0x33
 #define USER_CS 0x3b
@@ -53,12 +54,9 @@ entry_SYSCALL_64:
 	cli
 	testb	%al, %al
 	jz	ret_to_user_iret
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
+	addq	$4*8, %rsp			/* r15..r12: kept by the C code */
+	popq	%rbp				/* zeroed for the call */
+	addq	$8, %rsp			/* rbx: kept */
 	popq	%r11
 	popq	%r10
 	popq	%r9

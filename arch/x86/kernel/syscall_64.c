@@ -15,6 +15,7 @@
 #include <asm/traps.h>
 #include <asm/user.h>
 #include <asm/user_pgtable.h>
+#include <trace/events/syscalls.h>
 
 #define MSR_STAR 0xc0000081
 #define MSR_LSTAR 0xc0000082
@@ -174,21 +175,59 @@ void exit_to_user_mode(struct pt_regs *regs)
 	local_irq_disable();
 }
 
-static bool sysret_ok(struct pt_regs *regs)
+/*
+ * The slow way out of a system call: signals, a reschedule, or registers
+ * execve() rewrote, which IRET restores in full (false: no SYSRET).
+ */
+static noinline bool syscall_exit_work(struct pt_regs *regs)
 {
-	return regs->cs == USER_CS && regs->ss == USER_DS &&
-	       regs->ip < USER_ADDR_END && regs->sp < USER_ADDR_END &&
-	       !(regs->flags & X86_EFLAGS_TF);
+	struct process *p = current_process();
+	bool full = p->regs_rewritten;
+
+	p->regs_rewritten = false;
+	WRITE_ONCE(p->exit_work, 0);
+	exit_to_user_mode(regs);
+	return !full && regs->ip < USER_ADDR_END;
 }
 
-/* From entry_SYSCALL_64 with interrupts off: true if SYSRET may return. */
+/*
+ * raw_syscalls:sys_enter, the call regs asks for (its number in
+ * error_code, Linux's orig_ax), raw_syscalls:sys_exit.
+ */
+static __always_inline long syscall_dispatch(struct pt_regs *regs)
+{
+	unsigned long nr = regs->error_code;
+	syscall_fn_t fn;
+	long ret;
+
+	trace_sys_enter(regs, nr);
+	fn = likely(nr < NR_syscalls) ? sys_call_table[nr] : NULL;
+	if (likely(fn))
+		ret = fn(regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+			 regs->r9);
+	else
+		ret = syscall_enosys(nr);
+	trace_sys_exit(regs, ret);
+	return ret;
+}
+
+/*
+ * From entry_SYSCALL_64 with interrupts off: true if SYSRET may return
+ * (regs->ip is then the address after the SYSCALL instruction, a
+ * canonical user address; callee-saved registers were kept by C).
+ */
 __visible bool do_syscall_64(struct pt_regs *regs);
 __visible bool do_syscall_64(struct pt_regs *regs)
 {
+	struct process *p = current_process();
+
 	local_irq_enable();
 	regs->rax = syscall_dispatch(regs);
-	exit_to_user_mode(regs);
-	return sysret_ok(regs);
+	local_irq_disable();
+	if (unlikely(READ_ONCE(p->exit_work) |
+		     this_cpu_read(sched_need_resched)))
+		return syscall_exit_work(regs);
+	return true;
 }
 
 long __copy_user(void *dst, const void *src, unsigned long n);
