@@ -18,6 +18,19 @@
 #define USER_CS 0x3b
 #define SYSCALL_VECTOR 0x100
 
+/* pt_regs from r11 up to rdi: the registers C code may clobber. */
+.macro POP_CALLER_SAVED
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
+
 	.text
 	.globl entry_SYSCALL_64
 	.balign 16
@@ -57,15 +70,7 @@ entry_SYSCALL_64:
 	addq	$4*8, %rsp			/* r15..r12: kept by the C code */
 	popq	%rbp				/* zeroed for the call */
 	addq	$8, %rsp			/* rbx: kept */
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	POP_CALLER_SAVED
 	movq	16(%rsp), %rcx			/* ip */
 	movq	32(%rsp), %r11			/* flags */
 	movq	40(%rsp), %rsp			/* the user's stack */
@@ -87,15 +92,7 @@ ret_to_user_iret:
 	popq	%r12
 	popq	%rbp
 	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	POP_CALLER_SAVED
 	addq	$16, %rsp			/* vector, error_code */
 	swapgs
 	iretq
