@@ -22,7 +22,7 @@
 #include <asm/user_pgtable.h>
 
 #define NR_OPEN 64 /* fds per process */
-#define PROCESS_MAX 64 /* live processes at once: fork gets -EAGAIN */
+#define PROCESS_MAX 16 /* live processes at once: fork gets -EAGAIN */
 #define USER_STACK_TOP 0x00007ffffffde000UL
 #define USER_STACK_SIZE (128 * 1024UL)
 #define USER_MMAP_TOP 0x00007f0000000000UL
