@@ -152,7 +152,7 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 # obj-$(CONFIG_X) works there whether X is y or m. As in Kbuild, dir/Kbuild
 # is read instead of dir/Makefile if there is one; ccflags-y are extra
 # flags for the objects of that directory, $(src) and $(obj) name it.
-core-y := arch/x86/ kernel/ mm/ lib/
+core-y := arch/x86/ kernel/ mm/ lib/ fs/
 modules-y := modules/
 
 define descend
@@ -547,12 +547,28 @@ $(ISO_EXTRA_DIR)/.extra: $(O)/Module.symvers FORCE
 	$(Q)$(PYTHON) scripts/stage_extra_modules.py $(ISO_EXTRA_DIR) \
 		$(ISO_MODULES_DIR) $(foreach d,$(extra-dirs),$(call objdir,$(d)/))
 
+# User programs (user/Makefile, built by "make user"): on the ISO as
+# /bin/<name>. The stamp rebuilds them when a source changes.
+user-stamp := $(O)/user/.built
+$(user-stamp): $(wildcard user/*/*.c user/*/*.h) user/Makefile
+	$(Q)$(MAKE) -f user/Makefile O=$(O) Q=$(Q) user
+	@touch $@
+user-progs := $(user-stamp)
+ifdef INIT
+ifneq ($(abspath $(INIT)),$(abspath $(O)/user/$(notdir $(INIT))))
+$(O)/user/$(notdir $(INIT)): $(INIT) FORCE
+	@mkdir -p $(@D)
+	$(Q)cp $(INIT) $@
+endif
+user-progs += $(O)/user/$(notdir $(INIT))
+endif
+
 $(ISO_DIR)/kernel.iso: $(O)/vmlinux $(ISO_DIR)/cmdline scripts/mkiso.sh \
 		       $(O)/Module.symvers $(O)/include/generated/module_blobs.h \
-		       $(ISO_EXTRA_DIR)/.extra
+		       $(ISO_EXTRA_DIR)/.extra $(user-progs)
 	$(quiet) ISO $@
 	$(Q)scripts/mkiso.sh $(O)/vmlinux $(ISO_DIR)/cmdline $@ $(ISO_MODULES_DIR) \
-		$(ISO_EXTRA_DIR)
+		$(ISO_EXTRA_DIR) $(O)/user
 
 # scripts/qemu.py builds the QEMU command line (the runner uses it too) and
 # turns QEMU's exit status into 0 (tests passed), 1 (failed) or 2 (crash).
@@ -572,7 +588,11 @@ $(KCONFIG_CONFIG) $(O)/include/config/auto.conf: | deps
 # CMDLINE='shell=off kunit.filter="speed>slow"' boots the quick suites
 # instead (the last word of a name wins). Piped stdin reaches the console:
 # echo "keys; poweroff" | make run.
-run: override CMDLINE := shell $(value CMDLINE)
+# INIT=path/to/static-binary [INIT_ARGS="a b"]: the program goes on the
+# ISO as /bin/<its name> and runs as pid 1 instead of the console
+# (Documentation/userspace.rst says how QEMU's exit status tells its end).
+run: override CMDLINE := $(if $(INIT),init=/bin/$(notdir $(INIT)) \
+	$(if $(INIT_ARGS),init_args="$(INIT_ARGS)"),shell) $(value CMDLINE)
 run: deps $(ISO_DIR)/kernel.iso
 	$(Q)$(PYTHON) scripts/qemu.py run $(QEMU_ARGS)
 

@@ -10,6 +10,7 @@
 #include <linux/jump_label.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/process.h>
 #include <linux/shell.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
@@ -68,6 +69,8 @@ static int kernel_init(void *unused)
 	int failed;
 
 	system_state = SYSTEM_RUNNING;
+	if (init_requested())
+		run_init_process();
 	if (shell_requested())
 		shell_main();
 	failed = run_tests();

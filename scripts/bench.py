@@ -75,6 +75,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_boot  # noqa: E402
 import bench_footprint  # noqa: E402
+import bench_user  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KUNIT = REPO_ROOT / 'scripts' / 'kunit.py'
@@ -178,6 +179,9 @@ GROUPS = (
                              'module_jump_label_insns_per_entry',
                              'flip_batches')),
     ('image sizes', ('fastpath_bytes', 'image_text_bytes')),
+    ('user space (processes, scripts/bench_user.py)', (
+        'user_getppid_insns', 'user_pipe_roundtrip_insns',
+        'user_schedstats_flip_insns', 'boot_first_user_insns')),
 ) + bench_footprint.GROUPS
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
 
@@ -854,6 +858,7 @@ def collect(runs, args, out, report):
     for config in HOST_RUNS:
         if config in good:
             records += host_records(config, base / config / 'vmlinux', report)
+    records += bench_user.collect(good, base, args, report)
     return records
 
 

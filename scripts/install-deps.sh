@@ -24,6 +24,8 @@ have mformat || need="$need mtools"
 /usr/bin/python3 -c 'import kconfiglib' 2>/dev/null || need="$need python3-kconfiglib"
 /usr/bin/python3 -c 'import elftools' 2>/dev/null || need="$need python3-pyelftools"
 [ -e /usr/include/gelf.h ] || need="$need libelf-dev"
+# The user programs (user/Makefile): gcc -static needs glibc's libc.a.
+[ -e /usr/lib/x86_64-linux-gnu/libc.a ] || need="$need libc6-dev"
 # The module loader's fuzzer (make fuzz, and a short pass in make test).
 have clang-14 || need="$need clang-14"
 ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \

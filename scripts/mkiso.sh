@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR [EXTRA_DIR]]: a GRUB (BIOS) ISO
+# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR [EXTRA_DIR [USER_DIR]]]: a GRUB (BIOS) ISO
 # that boots VMLINUX through multiboot2 with the command line in
 # CMDLINE_FILE: its arguments, already quoted for grub.cfg
 # (scripts/grub_cmdline.py). Every MODULES_DIR/<name>.ko goes along as
@@ -14,6 +14,8 @@ vmlinux=$1
 cmdline=$(cat "$2")
 out=$3
 modules_dir=$4
+extra_dir=$5
+user_dir=$6
 dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
@@ -24,7 +26,7 @@ mkdir -p "$dir/boot/grub" "$dir/boot/modules"
 ${OBJCOPY:-objcopy} --strip-debug "$vmlinux" "$dir/boot/vmlinux"
 
 # EXTRA_DIR (make run EXTRA_MODULES=...) adds its .ko files the same way.
-for d in "$modules_dir" "$5"; do
+for d in "$modules_dir" "$extra_dir"; do
 	if [ -n "$d" ] && [ -d "$d" ]; then
 		find "$d" -maxdepth 1 -name '*.ko' -type f \
 			-exec cp {} "$dir/boot/modules/" \;
@@ -32,6 +34,17 @@ for d in "$modules_dir" "$5"; do
 done
 names=$(cd "$dir/boot/modules" && find . -maxdepth 1 -name '*.ko' -type f |
 	sed 's|^\./||; s|\.ko$||' | LC_ALL=C sort)
+
+# USER_DIR's programs go along as /boot/bin/<name>, strings /bin/<name>.
+progs=""
+if [ -n "$user_dir" ] && [ -d "$user_dir" ]; then
+	progs=$(cd "$user_dir" && find . -maxdepth 1 -type f -perm -u+x |
+		sed 's|^\./||' | LC_ALL=C sort)
+	mkdir -p "$dir/boot/bin"
+fi
+for prog in $progs; do
+	cp "$user_dir/$prog" "$dir/boot/bin/"
+done
 
 # The kernel boots only if it and every module loaded: each load that
 # fails clears "loaded" (flat: GRUB gives up on ifs nested a hundred
@@ -42,6 +55,10 @@ loads() {
 	for name in $names; do
 		printf '\tif module2 /boot/modules/%s.ko %s; then true; else set loaded=n; fi\n' \
 			"$name" "$name"
+	done
+	for prog in $progs; do
+		printf '\tif module2 /boot/bin/%s /bin/%s; then true; else set loaded=n; fi\n' \
+			"$prog" "$prog"
 	done
 }
 retries() {

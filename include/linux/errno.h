@@ -3,6 +3,14 @@
 #define _LINUX_ERRNO_H
 
 #define EPERM 1
+#define ESRCH 3
+#define EBADF 9
+#define ECHILD 10
+#define EACCES 13
+#define ENOTTY 25
+#define ESPIPE 29
+#define EMFILE 24
+#define ENAMETOOLONG 36
 #define ENOENT 2
 #define EIO 5
 #define ENXIO 6

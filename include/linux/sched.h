@@ -42,6 +42,7 @@
 
 struct completion;
 struct kthread;
+struct process;
 
 /*
  * Per-task scheduler statistics, kept only while schedstats are on
@@ -84,6 +85,7 @@ struct task_struct {
 	/* Its preempt notifiers: changed and walked by the task alone. */
 	struct hlist_head preempt_notifiers;
 	struct sched_statistics stats;
+	struct process *proc; /* a user process's task: its process */
 };
 
 DECLARE_PER_CPU(struct task_struct *, current_task);

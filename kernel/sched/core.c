@@ -30,6 +30,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <trace/events/sched.h>
+#include <asm/user.h>
 
 #define SCHED_DRAIN_TIMEOUT_MS 5000
 #define SCHED_SLICE_TICKS                            \
@@ -330,6 +331,8 @@ static struct task_struct *context_switch(struct task_struct *prev,
 	next->on_cpu = 1;
 	next->slice_ticks = 0;
 	this_cpu_write(current_task, next);
+	if (prev->proc || next->proc) /* page tables, FPU, kernel stack */
+		arch_switch_user(prev, next);
 	return __switch_to_asm(prev, next);
 }
 

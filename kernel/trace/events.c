@@ -13,6 +13,7 @@
 #include <trace/events/irq.h>
 #include <trace/events/module.h>
 #include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 #include <trace/events/timer.h>
 #include <trace/events/workqueue.h>
 
@@ -24,6 +25,8 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(module_free);
 EXPORT_TRACEPOINT_SYMBOL_GPL(sched_switch);
 EXPORT_TRACEPOINT_SYMBOL_GPL(sched_waking);
 EXPORT_TRACEPOINT_SYMBOL_GPL(sched_wakeup);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sys_enter);
+EXPORT_TRACEPOINT_SYMBOL_GPL(sys_exit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(timer_expire_entry);
 EXPORT_TRACEPOINT_SYMBOL_GPL(timer_expire_exit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(workqueue_execute_start);

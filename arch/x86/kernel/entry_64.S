@@ -25,7 +25,11 @@ idt_stubs:
 	.endr
 
 common_entry:
-	pushq	%rdi
+	/* From user mode (cs at 24(%rsp)): this CPU's %gs first. */
+	testb	$3, 24(%rsp)
+	jz	1f
+	swapgs
+1:	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx
 	pushq	%rcx
@@ -65,6 +69,9 @@ common_entry:
 	popq	%rsi
 	popq	%rdi
 	add	$16, %rsp			/* vector, error code */
-	iretq
+	testb	$3, 8(%rsp)			/* back to user mode: its %gs */
+	jz	2f
+	swapgs
+2:	iretq
 
 	.section .note.GNU-stack, "", @progbits

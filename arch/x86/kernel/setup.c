@@ -10,6 +10,8 @@
 #include <linux/mm.h>
 #include <linux/module_blob.h>
 #include <linux/percpu.h>
+#include <linux/process.h>
+#include <linux/string.h>
 #include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/pgtable.h>
@@ -61,7 +63,11 @@ static void __init add_boot_modules(void)
 				b->name, b->start, b->end);
 			continue;
 		}
-		module_blob_add(b->name, __va(b->start), b->end - b->start);
+		/* /bin/NAME: a program for exec, not a kernel module. */
+		if (!strncmp(b->name, "/bin/", 5))
+			exec_prog_add(b->name, __va(b->start), b->end - b->start);
+		else
+			module_blob_add(b->name, __va(b->start), b->end - b->start);
 	}
 }
 

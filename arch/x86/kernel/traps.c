@@ -21,12 +21,14 @@
 #include <asm/processor.h>
 #include <asm/stacktrace.h>
 #include <asm/traps.h>
+#include <asm/user.h>
 #include <trace/events/irq.h>
 
 #define GDT_KERNEL_CS 0x08
 #define GDT_KERNEL_DS 0x10
 #define GDT_TSS 0x18
-#define GDT_ENTRIES 5 /* null, code, data, TSS (two slots) */
+/* null, code, data, TSS (two slots), then user code32, data, code64 */
+#define GDT_ENTRIES 8
 
 #define IST_DF 1
 #define IST_NMI 2
@@ -93,6 +95,10 @@ static void gdt_init(struct cpu_entry_area *cea)
 	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[4] = base >> 32;
+	/* SYSRET's order (MSR_STAR): 32-bit code, data, 64-bit code. */
+	gdt[5] = 0x00cffa000000ffffULL; /* 32-bit code, DPL 3 */
+	gdt[6] = 0x00cff2000000ffffULL; /* data, DPL 3: 0x33 */
+	gdt[7] = 0x00affa000000ffffULL; /* 64-bit code, DPL 3: 0x3b */
 	cea->tss.ist[IST_DF - 1] = (u64)cea->ist_stacks[0] + IST_STACK_SIZE;
 	cea->tss.ist[IST_NMI - 1] = (u64)cea->ist_stacks[1] + IST_STACK_SIZE;
 	cea->tss.iomap_base = sizeof(cea->tss);
@@ -139,10 +145,21 @@ struct cpu_entry_area *cpu_entry_area_alloc(void)
 	return kzalloc(sizeof(struct cpu_entry_area), GFP_KERNEL);
 }
 
+static DEFINE_PER_CPU(struct cpu_entry_area *, cpu_cea);
+
 void cpu_init_exception_handling(struct cpu_entry_area *cea)
 {
 	gdt_init(cea);
 	cpu_load_idt();
+	/* The boot CPU's lands in the template, which every copy starts as. */
+	this_cpu_write(cpu_cea, cea);
+	syscall_cpu_init();
+}
+
+/* Where the CPU switches to on an interrupt from user mode. */
+void cpu_set_rsp0(unsigned long sp)
+{
+	this_cpu_read(cpu_cea)->tss.rsp[0] = sp;
 }
 
 void __init trap_init(void)
@@ -271,6 +288,12 @@ __visible void do_exception(struct pt_regs *regs)
 
 	if (v >= X86_TRAP_NR_EXCEPTIONS) {
 		do_irq(regs, v);
+		if (user_mode(regs))
+			exit_to_user_mode(regs);
+		return;
+	}
+	if (user_mode(regs)) {
+		user_exception(regs, v, exception_names[v]);
 		return;
 	}
 	switch (v) {

@@ -44,6 +44,11 @@ static unsigned int pt_index(unsigned long va, int level)
 /* Frames holding page tables (the boot's included), for leak tests. */
 static unsigned long page_table_frames;
 
+pteval_t *kernel_pgd_table(void)
+{
+	return kernel_pgd;
+}
+
 unsigned long nr_page_table_frames(void)
 {
 	return __atomic_load_n(&page_table_frames, __ATOMIC_RELAXED);
@@ -429,6 +434,14 @@ void __init paging_init(void)
 		panic("paging: the image's direct-map alias is not in 4 KiB pages");
 	if (!walk(FIXADDR_START, 1, true))
 		panic("paging: out of memory for the fixmap");
+	/*
+	 * Every top-level entry of the kernel half exists from now on, so
+	 * that a process's table, which copies them (user_pgd_alloc()),
+	 * sees every later kernel mapping.
+	 */
+	for (i = 256; i < 512; i++)
+		if (!(kernel_pgd[i] & _PAGE_PRESENT))
+			kernel_pgd[i] = pt_alloc(true) | TABLE_PROT;
 	write_cr3(__pa(kernel_pgd));
 	pr_info("paging: kernel page tables live, %lu MiB direct-mapped\n",
 		(unsigned long)(max_phys_addr() >> 20));

@@ -79,6 +79,8 @@ int identity_map_low_page(phys_addr_t pa);
 void identity_unmap_low_pages(void);
 
 void paging_init(void);
+/* The kernel's top-level table: its upper half is every process's too. */
+pteval_t *kernel_pgd_table(void);
 /* Frames that hold page tables now: a leak test adds them to the free ones. */
 unsigned long nr_page_table_frames(void);
 

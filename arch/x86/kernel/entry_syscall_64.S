@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SYSCALL entry and the ways back to user mode (Documentation/userspace.rst).
+ *
+ * SYSCALL leaves the user's rip in %rcx, its rflags in %r11, masks
+ * IF/TF/DF/AC (MSR_SYSCALL_MASK) and changes nothing else: no stack switch.
+ * 1. swapgs: %gs now addresses this CPU's area;
+ * 2. the user's %rsp goes to cpu_user_sp, the task's kernel stack top
+ *    (cpu_kernel_sp, set at every switch) becomes %rsp;
+ * 3. a struct pt_regs is built as the exception entry builds it, the
+ *    syscall number in error_code (Linux's orig_ax) and -ENOSYS in rax;
+ * 4. do_syscall_64(regs) runs with interrupts on and returns true if
+ *    SYSRET may return, false for IRET (execve rewrote the registers);
+ * 5. the registers come back from pt_regs (for SYSRET the caller-saved
+ *    ones only: C kept the others), swapgs; sysretq or iretq.
+ */
+#define USER_DS 0x33
+#define USER_CS 0x3b
+#define SYSCALL_VECTOR 0x100
+
+/* pt_regs from r11 up to rdi: the registers C code may clobber. */
+.macro POP_CALLER_SAVED
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+.endm
+
+	.text
+	.globl entry_SYSCALL_64
+	.balign 16
+entry_SYSCALL_64:
+	swapgs
+	movq	%rsp, %gs:cpu_user_sp
+	movq	%gs:cpu_kernel_sp, %rsp
+	pushq	$USER_DS			/* ss */
+	pushq	%gs:cpu_user_sp			/* sp */
+	pushq	%r11				/* flags */
+	pushq	$USER_CS			/* cs */
+	pushq	%rcx				/* ip */
+	pushq	%rax				/* error_code: orig_ax */
+	pushq	$SYSCALL_VECTOR			/* vector */
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	$-38				/* rax: -ENOSYS */
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	xorl	%ebp, %ebp			/* backtraces end here */
+	cld
+	movq	%rsp, %rdi
+	call	do_syscall_64
+	cli
+	testb	%al, %al
+	jz	ret_to_user_iret
+	addq	$4*8, %rsp			/* r15..r12: kept by the C code */
+	popq	%rbp				/* zeroed for the call */
+	addq	$8, %rsp			/* rbx: kept */
+	POP_CALLER_SAVED
+	movq	16(%rsp), %rcx			/* ip */
+	movq	32(%rsp), %r11			/* flags */
+	movq	40(%rsp), %rsp			/* the user's stack */
+	swapgs
+	sysretq
+
+/*
+ * ret_to_user(regs): a task's first return to user mode (exec, fork):
+ * regs is at the top of its kernel stack; interrupts may be on.
+ */
+	.globl ret_to_user
+ret_to_user:
+	cli
+	movq	%rdi, %rsp
+ret_to_user_iret:
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	POP_CALLER_SAVED
+	addq	$16, %rsp			/* vector, error_code */
+	swapgs
+	iretq
+
+/*
+ * The user-copy primitives: rep movsb / a byte loop whose faults the
+ * exception table turns into a return of the bytes not done (%rcx).
+ * __copy_user(dst, src, n): bytes not copied.
+ */
+	.globl __copy_user
+__copy_user:
+	movq	%rdx, %rcx
+1:	rep movsb
+2:	movq	%rcx, %rax
+	ret
+	.pushsection __ex_table, "a"
+	.balign 4
+	.long 1b - .
+	.long 2b - .
+	.long 0
+	.popsection
+
+/*
+ * __strncpy_user(dst, src, n): copies up to n bytes, stopping after a NUL:
+ * the length without the NUL, n if none was found, -14 (-EFAULT) on a fault.
+ */
+	.globl __strncpy_user
+__strncpy_user:
+	xorl	%eax, %eax
+3:	cmpq	%rdx, %rax
+	je	5f
+4:	movb	(%rsi,%rax), %cl
+	movb	%cl, (%rdi,%rax)
+	testb	%cl, %cl
+	jz	5f
+	incq	%rax
+	jmp	3b
+5:	ret
+6:	movq	$-14, %rax
+	ret
+	.pushsection __ex_table, "a"
+	.balign 4
+	.long 4b - .
+	.long 6b - .
+	.long 0
+	.popsection
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "userspace": the programs of user/tests/ (gcc -O2 -static,
+ * on the ISO as /bin/NAME) run as processes; their exit status says
+ * whether the system calls behaved, and a process that ran and exited
+ * leaks no frame. Corrupt executables are refused with -ENOEXEC.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/process.h>
+#include <linux/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace.h>
+#include <kunit/mem_snapshot.h>
+#include <kunit/test.h>
+
+static int run(struct kunit *test, const char *path, const char *arg)
+{
+	const char *argv[] = { path, arg, NULL };
+	const char *envp[] = { "HOME=/", NULL };
+	struct process *p;
+	int ret;
+
+	ret = process_spawn(path, argv, envp, &p);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return process_wait(p);
+}
+
+static void ust_settle(void)
+{
+	process_reap_orphans();
+	task_reap_dead();
+}
+
+static void ust_run_hello(struct kunit *test, void *unused)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/hello", "x"), 3 << 8);
+}
+
+/* Exit status 3 as wait4 encodes it; nothing leaked. */
+static void ust_hello(struct kunit *test)
+{
+	KUNIT_ASSERT_NOT_NULL(test, exec_find("/bin/hello"));
+	run(test, "/bin/hello", "warm-up");
+	kunit_expect_no_leak(test, ust_run_hello, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+}
+
+static void ust_syscalls(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucheck", NULL), 0);
+	KUNIT_EXPECT_FALSE(test, schedstat_enabled());
+}
+
+static void ust_crashes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "segv"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "div"), SIGFPE);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "priv"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "kjump"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "kread"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "none"), 100 << 8);
+}
+
+static void ust_run_forkbomb(struct kunit *test, void *unused)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "forkbomb"), 0);
+}
+
+/* Forks until -EAGAIN (PROCESS_MAX); all reaped, nothing leaked. */
+static void ust_forkbomb(struct kunit *test)
+{
+	kunit_expect_no_leak(test, ust_run_forkbomb, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+}
+
+/* A copy of hello with one thing wrong: exec_load() must refuse it. */
+static int load_bad(struct kunit *test, void (*spoil)(u8 *img, size_t *size))
+{
+	const struct user_prog *prog = exec_find("/bin/hello");
+	const char *argv[] = { "bad", NULL };
+	struct mm_struct *mm;
+	unsigned long ip, sp, before;
+	size_t size;
+	u8 *img;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	img = kmalloc(prog->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	memcpy(img, prog->data, prog->size);
+	size = prog->size;
+	spoil(img, &size);
+	before = nr_free_frames();
+	mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	ret = exec_load(mm, "bad", img, size, argv, NULL, false, &ip, &sp);
+	mm_free(mm);
+	KUNIT_EXPECT_EQ(test, nr_free_frames(), before);
+	kfree(img);
+	return ret;
+}
+
+/* The first PT_LOAD's program header. */
+static u8 *first_load(u8 *img)
+{
+	u64 phoff = *(u64 *)(img + 32);
+	u16 phnum = *(u16 *)(img + 56);
+	unsigned int i;
+
+	for (i = 0; i < phnum; i++)
+		if (*(u32 *)(img + phoff + 56 * i) == 1)
+			return img + phoff + 56 * i;
+	return NULL;
+}
+
+static void spoil_truncate(u8 *img, size_t *size)
+{
+	*size = 40;
+}
+
+static void spoil_truncate_segments(u8 *img, size_t *size)
+{
+	*size = 4096;
+}
+
+static void spoil_magic(u8 *img, size_t *size)
+{
+	img[1] = 'X';
+}
+
+static void spoil_kernel_half(u8 *img, size_t *size)
+{
+	*(u64 *)(first_load(img) + 16) = 0xffffffff80000000ULL;
+}
+
+static void spoil_huge(u8 *img, size_t *size)
+{
+	*(u64 *)(first_load(img) + 40) = 1ULL << 40;
+}
+
+static void spoil_overlap(u8 *img, size_t *size)
+{
+	u8 *ph = first_load(img);
+
+	/* The next program header's segment moved onto the first one. */
+	*(u64 *)(ph + 56 + 16) = *(u64 *)(ph + 16);
+	*(u32 *)(ph + 56) = 1;
+}
+
+static void ust_bad_elf(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_truncate), -ENOEXEC);
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_truncate_segments),
+			-ENOEXEC);
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_magic), -ENOEXEC);
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_kernel_half), -ENOEXEC);
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_huge), -ENOEXEC);
+	KUNIT_EXPECT_EQ(test, load_bad(test, spoil_overlap), -ENOEXEC);
+}
+
+/* Reads the trace until a line holds s. */
+static bool ust_trace_find(char *line, size_t size, const char *s)
+{
+	while (trace_read_line(line, size))
+		if (strstr(line, s))
+			return true;
+	return false;
+}
+
+/*
+ * raw_syscalls:sys_enter and sys_exit record the number, the arguments
+ * and the return value, in order: hello's getppid() (110) returns 0,
+ * its last call is exit_group(3) (231).
+ */
+static void ust_trace(struct kunit *test)
+{
+	char *line;
+
+	if (!IS_ENABLED(CONFIG_TRACING))
+		kunit_skip(test, "no CONFIG_TRACING");
+	line = kmalloc(256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	trace_clear();
+	KUNIT_ASSERT_EQ(test, trace_set_event("raw_syscalls:sys_enter", true),
+			0);
+	KUNIT_ASSERT_EQ(test, trace_set_event("raw_syscalls:sys_exit", true),
+			0);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/hello", "traced"), 3 << 8);
+	trace_set_event("raw_syscalls:*", false);
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_enter: NR 110 ("));
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_exit: NR 110 = 0"));
+	KUNIT_EXPECT_TRUE(test,
+			  ust_trace_find(line, 256, "sys_enter: NR 231 (3, "));
+	trace_clear();
+	kfree(line);
+}
+
+static struct kunit_case ust_cases[] = { KUNIT_CASE(ust_hello),
+					 KUNIT_CASE(ust_syscalls),
+					 KUNIT_CASE(ust_crashes),
+					 KUNIT_CASE(ust_forkbomb),
+					 KUNIT_CASE(ust_bad_elf),
+					 KUNIT_CASE(ust_trace),
+					 {} };
+
+static struct kunit_suite ust_suite = {
+	.name = "userspace",
+	.test_cases = ust_cases,
+};
+kunit_test_suite(ust_suite);

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The system-call table (Linux's x86-64 numbers) and the calls that fit
+ * nowhere else: identity, time, scheduling, limits, random bytes, uname,
+ * arch_prctl, signals' bookkeeping and reboot. A number without an entry
+ * returns -ENOSYS and is logged once.
+ */
+#include <linux/kernel.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/process.h>
+#include <linux/sched.h>
+#include <linux/signal.h>
+#include <linux/string.h>
+#include <linux/syscalls.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
+#include <asm/reboot.h>
+#include <asm/user.h>
+#include <asm/user_pgtable.h>
+
+static long sys_getpid(void)
+{
+	return current_process()->pid;
+}
+
+static long sys_getppid(void)
+{
+	struct process *parent = READ_ONCE(current_process()->parent);
+
+	return parent ? parent->pid : 0;
+}
+
+static long sys_set_tid_address(unsigned long tidptr)
+{
+	current_process()->clear_child_tid = tidptr;
+	return current_process()->pid;
+}
+
+static long sys_set_robust_list(unsigned long head, unsigned long len)
+{
+	return len == 24 ? 0 : -EINVAL;
+}
+
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+
+static long sys_arch_prctl(unsigned long code, unsigned long addr)
+{
+	unsigned long zero = 0;
+
+	switch (code) {
+	case ARCH_SET_FS:
+		if (addr >= USER_ADDR_END)
+			return -EPERM;
+		arch_set_fsbase(addr);
+		return 0;
+	case ARCH_GET_FS:
+		return copy_to_user((void __user *)addr,
+				    &current_process()->fsbase, sizeof(long)) ?
+			       -EFAULT :
+			       0;
+	case ARCH_GET_GS:
+		return copy_to_user((void __user *)addr, &zero, sizeof(long)) ?
+			       -EFAULT :
+			       0;
+	}
+	return -EINVAL;
+}
+
+struct rlimit64 {
+	u64 cur, max;
+};
+
+#define RLIMIT_STACK 3
+#define RLIMIT_NPROC 6
+#define RLIMIT_NOFILE 7
+#define RLIM_INFINITY (~0ULL)
+
+static long sys_prlimit64(unsigned long pid, unsigned long res,
+			  unsigned long unew, unsigned long uold)
+{
+	struct rlimit64 r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (pid && pid != (unsigned long)current_process()->pid)
+		return -ESRCH;
+	if (res >= 16)
+		return -EINVAL;
+	if (res == RLIMIT_STACK)
+		r.cur = r.max = USER_STACK_SIZE;
+	else if (res == RLIMIT_NOFILE)
+		r.cur = r.max = NR_OPEN;
+	else if (res == RLIMIT_NPROC)
+		r.cur = r.max = PROCESS_MAX;
+	if (uold && copy_to_user((void __user *)uold, &r, sizeof(r)))
+		return -EFAULT;
+	return unew ? -EPERM : 0;
+}
+
+static long sys_getrandom(unsigned long ubuf, unsigned long len,
+			  unsigned long flags)
+{
+	u64 x = rdtsc() * 0x9e3779b97f4a7c15ULL;
+	unsigned long done;
+	u8 b;
+
+	if (flags & ~7UL)
+		return -EINVAL;
+	len = min(len, 256UL);
+	for (done = 0; done < len; done++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		b = x >> 32;
+		if (copy_to_user((u8 __user *)ubuf + done, &b, 1))
+			return done ? (long)done : -EFAULT;
+	}
+	return done;
+}
+
+static long sys_uname(unsigned long ubuf)
+{
+	static const char fields[6][65] = { "Linux",  "static-keys", "6.1.0",
+					    "#1 SMP", "x86_64",	     "(none)" };
+
+	return copy_to_user((void __user *)ubuf, fields, sizeof(fields)) ?
+		       -EFAULT :
+		       0;
+}
+
+struct kernel_timespec {
+	s64 sec;
+	long nsec;
+};
+
+static long sys_clock_gettime(unsigned long clk, unsigned long uts)
+{
+	u64 ns = ktime_get_ns();
+	struct kernel_timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
+
+	if (clk > 11)
+		return -EINVAL;
+	return copy_to_user((void __user *)uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+static long sys_nanosleep(unsigned long ureq, unsigned long urem)
+{
+	struct kernel_timespec ts;
+
+	if (copy_from_user(&ts, (const void __user *)ureq, sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
+		return -EINVAL;
+	msleep(ts.sec * 1000 + ts.nsec / 1000000);
+	return 0;
+}
+
+static long sys_sched_yield(void)
+{
+	yield();
+	return 0;
+}
+
+static long sys_sched_getaffinity(unsigned long pid, unsigned long len,
+				  unsigned long umask)
+{
+	u64 mask = 0;
+	unsigned int cpu;
+
+	if (len < sizeof(mask) || (len & 7))
+		return -EINVAL;
+	for_each_online_cpu(cpu)
+		mask |= 1ULL << cpu;
+	if (clear_user((void __user *)umask, len) ||
+	    copy_to_user((void __user *)umask, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+
+/*
+ * Moves the process that asked, once it sleeps, to its CPU and wakes it
+ * there: a task changes CPU only while off the run queue.
+ */
+static void migrate_work(struct work_struct *work)
+{
+	struct process *p = container_of(work, struct process, migrate);
+	struct task_struct *t = p->task;
+
+	while (!sched_move_sleeping_task(t, p->migrate_cpu))
+		yield();
+	wake_up_process(t);
+}
+
+/*
+ * A process runs on one CPU: the first active one of the mask if the mask
+ * does not hold the current one (fork's children start on their
+ * parent's). -EINVAL if the mask has no active CPU.
+ */
+static long sys_sched_setaffinity(unsigned long pid, unsigned long len,
+				  unsigned long umask)
+{
+	struct process *p = current_process();
+	unsigned int cpu;
+	u64 mask = 0;
+
+	if (copy_from_user(&mask, (const void __user *)umask,
+			   min(len, sizeof(mask))))
+		return -EFAULT;
+	if (pid && pid != (unsigned long)p->pid)
+		return -ESRCH;
+	if (mask & (1ULL << current->cpu))
+		return 0;
+	for_each_active_cpu(cpu) if (cpu < 64 && (mask & (1ULL << cpu))) break;
+	if (cpu >= NR_CPUS || cpu >= 64 || !(mask & (1ULL << cpu)))
+		return -EINVAL;
+	p->migrate_cpu = cpu;
+	INIT_WORK(&p->migrate, migrate_work);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule_work(&p->migrate);
+	schedule();
+	return 0;
+}
+
+#define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+
+static long sys_rt_sigaction(unsigned long sig, unsigned long uact,
+			     unsigned long uold, unsigned long size)
+{
+	struct process *p = current_process();
+	struct k_sigaction act;
+
+	if (size != 8 || sig < 1 || sig > NSIG)
+		return -EINVAL;
+	if (uold && copy_to_user((void __user *)uold, &p->sigaction[sig - 1],
+				 sizeof(act)))
+		return -EFAULT;
+	if (!uact)
+		return 0;
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return -EINVAL;
+	if (copy_from_user(&act, (const void __user *)uact, sizeof(act)))
+		return -EFAULT;
+	p->sigaction[sig - 1] = act;
+	return 0;
+}
+
+static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
+			       unsigned long uold, unsigned long size)
+{
+	struct process *p = current_process();
+	u64 set;
+
+	if (size != 8)
+		return -EINVAL;
+	if (uold && copy_to_user((void __user *)uold, &p->sig_blocked, 8))
+		return -EFAULT;
+	if (!uset)
+		return 0;
+	if (copy_from_user(&set, (const void __user *)uset, 8))
+		return -EFAULT;
+	if (how == SIG_BLOCK)
+		p->sig_blocked |= set;
+	else if (how == SIG_UNBLOCK)
+		p->sig_blocked &= ~set;
+	else if (how == SIG_SETMASK)
+		p->sig_blocked = set;
+	else
+		return -EINVAL;
+	WRITE_ONCE(p->exit_work, 1); /* a pending signal may be unblocked */
+	return 0;
+}
+
+#define LINUX_REBOOT_MAGIC1 0xfee1dead
+#define LINUX_REBOOT_MAGIC2 672274793
+#define LINUX_REBOOT_CMD_RESTART 0x01234567
+#define LINUX_REBOOT_CMD_HALT 0xcdef0123
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
+
+static long sys_reboot(unsigned long magic1, unsigned long magic2,
+		       unsigned long cmd, unsigned long arg)
+{
+	if ((u32)magic1 != LINUX_REBOOT_MAGIC1 ||
+	    (u32)magic2 != LINUX_REBOOT_MAGIC2)
+		return -EINVAL;
+	switch ((u32)cmd) {
+	case LINUX_REBOOT_CMD_POWER_OFF:
+		pr_emerg("reboot: Power down\n");
+		machine_power_off(QEMU_EXIT_SUCCESS);
+	case LINUX_REBOOT_CMD_RESTART:
+		pr_emerg("reboot: Restarting system\n");
+		machine_restart();
+	case LINUX_REBOOT_CMD_HALT:
+		pr_emerg("reboot: System halted\n");
+		machine_halt();
+	}
+	return -EINVAL;
+}
+
+static long sys_ni_rseq(void)
+{
+	return -ENOSYS; /* glibc runs without rseq, as on old kernels */
+}
+
+/* The x86-64 ABI passes unused argument registers harmlessly. */
+#define SC(nr, fn) [nr] = (syscall_fn_t)(void (*)(void))(fn)
+
+const syscall_fn_t sys_call_table[NR_syscalls] = {
+	SC(0, sys_read),
+	SC(1, sys_write),
+	SC(3, sys_close),
+	SC(5, sys_fstat),
+	SC(8, sys_lseek),
+	SC(9, sys_mmap),
+	SC(10, sys_mprotect),
+	SC(11, sys_munmap),
+	SC(12, sys_brk),
+	SC(13, sys_rt_sigaction),
+	SC(14, sys_rt_sigprocmask),
+	SC(16, sys_ioctl),
+	SC(20, sys_writev),
+	SC(22, sys_pipe),
+	SC(24, sys_sched_yield),
+	SC(32, sys_dup),
+	SC(33, sys_dup2),
+	SC(35, sys_nanosleep),
+	SC(39, sys_getpid),
+	SC(56, sys_clone),
+	SC(57, sys_fork),
+	SC(58, sys_fork),
+	SC(59, sys_execve),
+	SC(60, sys_exit_group),
+	SC(61, sys_wait4),
+	SC(62, sys_kill),
+	SC(63, sys_uname),
+	SC(110, sys_getppid),
+	SC(158, sys_arch_prctl),
+	SC(165, sys_mount),
+	SC(169, sys_reboot),
+	SC(186, sys_getpid),
+	SC(203, sys_sched_setaffinity),
+	SC(204, sys_sched_getaffinity),
+	SC(218, sys_set_tid_address),
+	SC(228, sys_clock_gettime),
+	SC(231, sys_exit_group),
+	SC(257, sys_openat),
+	SC(262, sys_newfstatat),
+	SC(273, sys_set_robust_list),
+	SC(292, sys_dup3),
+	SC(293, sys_pipe2),
+	SC(302, sys_prlimit64),
+	SC(318, sys_getrandom),
+	SC(334, sys_ni_rseq),
+};
+
+static unsigned long enosys_seen[(512 + BITS_PER_LONG - 1) / BITS_PER_LONG];
+
+struct pt_regs *current_user_regs(void)
+{
+	return task_pt_regs(current);
+}
+
+static long __syscall_enosys(unsigned long nr)
+{
+	unsigned long bit;
+
+	bit = nr < 512 ? nr : 511;
+	if (!(__atomic_fetch_or(&enosys_seen[bit / BITS_PER_LONG],
+				1UL << (bit % BITS_PER_LONG),
+				__ATOMIC_RELAXED) &
+	      (1UL << (bit % BITS_PER_LONG))))
+		pr_info("syscall: %s[%d]: unknown system call %lu: -ENOSYS\n",
+			current_process()->comm, current_process()->pid, nr);
+	return -ENOSYS;
+}
+
+/* What a number without an entry gets: -ENOSYS, logged once. */
+long syscall_enosys(unsigned long nr)
+{
+	return __syscall_enosys(nr);
+}

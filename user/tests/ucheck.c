@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * System calls with bad input, fork/pipe/wait and /proc/sys: exits 0 if
+ * every check passes, else with the number of the first that failed. The
+ * same binary gives the same result on Linux (as root, /proc mountable).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHECK(n, cond)                                               \
+	do {                                                         \
+		if (!(cond)) {                                       \
+			printf("ucheck: check %d failed: %s (errno %d)\n", \
+			       n, #cond, errno);                     \
+			return n;                                    \
+		}                                                    \
+	} while (0)
+
+static int pipes(void)
+{
+	int p[2], st;
+	char c;
+	pid_t pid;
+
+	CHECK(20, pipe(p) == 0);
+	pid = fork();
+	CHECK(21, pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		write(p[1], "x", 1);
+		_exit(7); /* the write end closes with the process */
+	}
+	close(p[1]);
+	CHECK(22, read(p[0], &c, 1) == 1 && c == 'x');
+	CHECK(23, read(p[0], &c, 1) == 0); /* EOF */
+	CHECK(24, waitpid(pid, &st, 0) == pid);
+	CHECK(25, WIFEXITED(st) && WEXITSTATUS(st) == 7);
+	close(p[0]);
+	CHECK(26, pipe(p) == 0);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(27, write(p[1], "x", 1) == -1 && errno == EPIPE);
+	close(p[1]);
+	CHECK(28, wait(&st) == -1 && errno == ECHILD);
+	CHECK(29, lseek(0, 0, SEEK_SET) == -1 && errno == ESPIPE);
+	return 0;
+}
+
+static int schedstats(void)
+{
+	char buf[8] = {};
+	int fd;
+
+	CHECK(40, mount("proc", "/proc", "proc", 0, NULL) == 0 || errno == EBUSY);
+	fd = open("/proc/sys/kernel/sched_schedstats", O_RDWR);
+	CHECK(41, fd >= 0);
+	CHECK(42, write(fd, "1", 1) == 1);
+	close(fd);
+	fd = open("/proc/sys/kernel/sched_schedstats", O_RDWR);
+	CHECK(43, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "1\n"));
+	CHECK(44, write(fd, "2", 1) == -1 && errno == EINVAL);
+	CHECK(45, write(fd, "0\n", 2) == 2);
+	CHECK(47, lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(48, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "0\n"));
+	close(fd);
+	CHECK(46, open("/proc/no_such_file", O_RDONLY) == -1 && errno == ENOENT);
+	return 0;
+}
+
+int main(void)
+{
+	int p[2], ret;
+
+	CHECK(1, syscall(SYS_write, 1, (void *)0, 10) == -1 && errno == EFAULT);
+	CHECK(2, syscall(SYS_write, 1, (void *)0xffffffff80100000UL, 10) == -1 &&
+			 errno == EFAULT);
+	CHECK(3, syscall(SYS_read, 99, p, 1) == -1 && errno == EBADF);
+	CHECK(4, syscall(SYS_write, -1, "x", 1) == -1 && errno == EBADF);
+	CHECK(5, syscall(999) == -1 && errno == ENOSYS);
+	CHECK(6, syscall(SYS_pipe, (void *)8) == -1 && errno == EFAULT);
+	CHECK(7, syscall(SYS_close, 1000) == -1 && errno == EBADF);
+	CHECK(8, syscall(SYS_uname, (void *)0xffff888000000000UL) == -1 &&
+			 errno == EFAULT);
+	CHECK(9, syscall(SYS_wait4, -1, (void *)1, 0, 0) == -1 && errno == ECHILD);
+	CHECK(10, getppid() >= 0 && getpid() > 0);
+	ret = pipes();
+	if (ret)
+		return ret;
+	ret = schedstats();
+	if (ret)
+		return ret;
+	printf("ucheck: all checks passed\n");
+	return 0;
+}
