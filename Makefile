@@ -426,7 +426,7 @@ $(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FO
 	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(O)/kernel/module_blob_test.o: $(O)/include/generated/module_blobs.h
+$(O)/kernel/module/module_blob_test.o: $(O)/include/generated/module_blobs.h
 
 PHONY += modules
 ifdef M
