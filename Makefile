@@ -130,7 +130,7 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 # list names, M=): every object either list names is a module, so that
 # obj-$(CONFIG_X) works there whether X is y or m.
 core-y := arch/x86/ kernel/ mm/ lib/
-modules-y := modules/
+modules-y := modules/ tests/modules/
 
 define descend
 obj-y :=
@@ -537,8 +537,8 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS)
 
 # Seeds: the test modules of the default test build, and real modules.
 fuzz-seed = mkdir -p $(1) && \
-	cp -f $(wildcard build/test-default/kernel/module/test/*.ko \
-		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) $(1)/ 2>/dev/null; true
+	cp -f $(wildcard build/test-default/tests/modules/loader/*.ko \
+		$(O)/tests/modules/loader/*.ko $(O)/iso-modules/*.ko) $(1)/ 2>/dev/null; true
 
 PHONY += fuzz fuzz-smoke
 fuzz: deps $(FUZZ_BIN)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Jump labels in modules: the test modules of modules/jump_label/ are
+ * Jump labels in modules: the test modules of tests/modules/jump_label/ are
  * loaded from the boot loader's blobs, their sites are checked byte by
  * byte (through static_key_for_each_site(), which walks the kernel's and
  * every module's entries) and their branches by calling them, across

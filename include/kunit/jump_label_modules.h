@@ -3,7 +3,7 @@
 #define _KUNIT_JUMP_LABEL_MODULES_H
 
 /*
- * The jump-label test modules (modules/jump_label/) and the suite that
+ * The jump-label test modules (tests/modules/jump_label/) and the suite that
  * loads them (kernel/jump_label_module_test.c), after Linux's
  * lib/test_static_key_base.c: the kernel exports two keys, jlm_base
  * defines and exports two more, and every module hands the suite a probe

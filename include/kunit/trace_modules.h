@@ -3,7 +3,7 @@
 #define _KUNIT_TRACE_MODULES_H
 
 /*
- * The tracepoint test modules (modules/trace/) and the suite that loads
+ * The tracepoint test modules (tests/modules/trace/) and the suite that loads
  * them (kernel/trace/module_trace_test.c):
  *
  *   tpm_events  defines its own tracepoint and event, tpm_fire (system

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the module loader, with the test modules of kernel/module/test/
+ * Tests of the module loader, with the test modules of tests/modules/loader/
  * (found by module_blob_find()). Suite "module": loads and unloads, every
  * region's protection, exports between modules, references, a failing
  * init, %pS. Suite "module_refusal": broken modules and broken copies of
@@ -25,7 +25,7 @@
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <kunit/test.h>
-#include "test/modtest.h"
+#include "../../tests/modules/loader/modtest.h"
 
 /* What the modules reported, reset before every case. */
 static struct {

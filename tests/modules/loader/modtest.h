@@ -3,7 +3,7 @@
 #define _MODTEST_H
 
 /*
- * What the test modules (kernel/module/test/modtest_*.c) and the suites
+ * What the test modules (tests/modules/loader/modtest_*.c) and the suites
  * that load them (kernel/module/module_test.c) share: the suites export
  * these functions, the modules call them to say what they saw.
  */

@@ -29,7 +29,7 @@ TRACE_EVENT(tpm_fire,
 #endif /* _TPM_EVENTS_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH ../../modules/trace
+#define TRACE_INCLUDE_PATH ../../tests/modules/trace
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_FILE tpm_events_trace
 #include <trace/define_trace.h>
