@@ -102,7 +102,7 @@ endif
 # ---------------------------------------------------------------------------
 # Flags
 KBUILD_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
-		   -Iinclude -Iarch/x86/include -I$(O)/include \
+		   -Iinclude -Iarch/x86/include -I$(O)/include -Itests/include \
 		   -include include/linux/kconfig.h -D__KERNEL__
 
 KBUILD_CFLAGS := -std=gnu11 -ffreestanding -O2 -g -pipe \

@@ -22,9 +22,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/mem_snapshot.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/mem_snapshot.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 DEFINE_STATIC_KEY_FALSE(jlm_core_false);

@@ -25,7 +25,7 @@
 #include <asm/module.h>
 #include <asm/pgtable.h>
 #include <kunit/test.h>
-#include "../../tests/modules/loader/modtest.h"
+#include <fixtures/modtest.h>
 
 /* What the modules reported, reset before every case. */
 static struct {

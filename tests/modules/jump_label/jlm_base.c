@@ -5,8 +5,8 @@
  * read-only after init: init enables it, later changes are refused.
  */
 #include <linux/module.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/static_key_sites.h>
 
 DEFINE_STATIC_KEY_FALSE(jlm_base_false);
 EXPORT_SYMBOL_GPL(jlm_base_false);

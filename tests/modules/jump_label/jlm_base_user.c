@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Sites on jlm_base's keys (which pins jlm_base) and on a kernel key. */
 #include <linux/module.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/static_key_sites.h>
 
 DECLARE_STATIC_KEY_FALSE(jlm_base_false);
 DECLARE_STATIC_KEY_TRUE(jlm_base_true);

@@ -4,8 +4,8 @@
  * and a FALSE key, each with a short (jmp8) and a long (jmp32) site.
  */
 #include <linux/module.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/static_key_sites.h>
 
 STATIC_KEY_TEST_UNLIKELY(cu_false_unlikely, &jlm_core_false);
 STATIC_KEY_TEST_LIKELY(cu_false_likely, &jlm_core_false);

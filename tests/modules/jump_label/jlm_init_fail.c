@@ -5,8 +5,8 @@
  */
 #include <linux/errno.h>
 #include <linux/module.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/static_key_sites.h>
 
 static DEFINE_STATIC_KEY_FALSE(if_own);
 

@@ -4,8 +4,8 @@
  * once init has returned, its text is freed and no flip may touch it.
  */
 #include <linux/module.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/static_key_sites.h>
 
 STATIC_KEY_TEST_UNLIKELY(is_core_false, &jlm_core_false);
 

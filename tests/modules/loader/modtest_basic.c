@@ -6,7 +6,7 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static int counter; /* bss */
 static int data_value = 42; /* data */

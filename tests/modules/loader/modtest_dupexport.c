@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Test module: exports a name modtest_basic already exports. */
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 int modtest_basic_add(int a, int b)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Test module: exports a name the kernel already exports. */
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 int modtest_kernel_export(int x)
 {

@@ -3,7 +3,7 @@
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 int modtest_initfail_export(int x)
 {

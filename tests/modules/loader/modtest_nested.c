@@ -2,7 +2,7 @@
 /* Test module: its init loads modtest_basic (init runs unlocked). */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static int __init modtest_nested_init(void)
 {

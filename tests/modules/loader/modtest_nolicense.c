@@ -2,7 +2,7 @@
 /* Test module: no MODULE_LICENSE(), so no GPL-only symbol for it. */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static int __init modtest_nolicense_init(void)
 {

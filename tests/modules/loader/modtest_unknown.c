@@ -2,7 +2,7 @@
 /* Test module: calls a function nobody exports. */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 int modtest_no_such_symbol(int x);
 

@@ -2,7 +2,7 @@
 /* Test module: uses both exports of modtest_basic, which it so pins. */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static int __init modtest_user_init(void)
 {

@@ -4,7 +4,7 @@
  * one site that fires it, which the suite calls through tpm_ops.
  */
 #include <linux/module.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 
 #define CREATE_TRACE_POINTS
 #include "tpm_events_trace.h"

@@ -5,7 +5,7 @@
  * the text it points into is freed.
  */
 #include <linux/module.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 #include <trace/events/sched.h>
 
 static void tpm_forget_switch(void *data, bool preempt,

@@ -4,7 +4,7 @@
  * without unregistering it: undoing the load must remove the probe.
  */
 #include <linux/module.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 #include <trace/events/sched.h>
 
 static void tpm_init_fail_switch(void *data, bool preempt,

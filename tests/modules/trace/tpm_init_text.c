@@ -4,7 +4,7 @@
  * leaves it: the loader must remove it before the init text is freed.
  */
 #include <linux/module.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 #include <trace/events/sched.h>
 
 static void __init tpm_init_text_switch(void *data, bool preempt,

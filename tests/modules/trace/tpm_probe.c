@@ -5,7 +5,7 @@
  * before the text can go.
  */
 #include <linux/module.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 #include <trace/events/sched.h>
 
 static void tpm_probe_switch(void *data, bool preempt, struct task_struct *prev,
