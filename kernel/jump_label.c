@@ -24,11 +24,12 @@
 #include <linux/spinlock.h>
 #include <asm/module.h>
 #include <asm/processor.h>
+#include "jump_label_internal.h"
 
 static DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;
 /* Set by jump_label_init_ro(): __ro_after_init keys are frozen from then on. */
-static bool jump_label_ro_sealed;
+bool jump_label_ro_sealed;
 
 void jump_label_lock(void)
 {
@@ -475,7 +476,7 @@ static bool static_key_type(struct static_key *key)
 	return key->type & JUMP_TYPE_TRUE;
 }
 
-static enum jump_label_type jump_label_type(struct jump_entry *entry)
+enum jump_label_type jump_label_type(struct jump_entry *entry)
 {
 	return __static_key_enabled(jump_entry_key(entry)) ^
 	       jump_entry_is_branch(entry);
@@ -487,7 +488,7 @@ bool __weak arch_jump_entry_is_short(struct jump_entry *entry)
 }
 
 /* Sites in freed init text (the kernel's or a module's) no longer exist. */
-static bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
+bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 {
 	if (!jump_entry_is_init(entry))
 		return false;
@@ -687,8 +688,8 @@ void jump_label_init_ro(void)
 }
 
 /* 1 if a live site of [start, stop) overlaps [tstart, tend] (inclusive). */
-static int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
-			       struct module *mod, void *tstart, void *tend)
+int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
+			struct module *mod, void *tstart, void *tend)
 {
 	struct jump_entry *iter;
 
@@ -721,7 +722,7 @@ struct jump_label_module {
 /* The modules with a jump table, for jump_label_text_reserved(). */
 static LIST_HEAD(jump_label_modules);
 
-static int jump_label_modules_reserved(void *start, void *end)
+int jump_label_modules_reserved(void *start, void *end)
 {
 	struct jump_label_module *jm;
 	struct module *mod;
@@ -1072,11 +1073,6 @@ void jump_label_module_del(struct module *mod)
 	}
 	jump_label_unlock();
 	cpus_read_unlock();
-}
-#else /* !CONFIG_MODULES */
-static int jump_label_modules_reserved(void *start, void *end)
-{
-	return 0;
 }
 #endif /* CONFIG_MODULES */
 
