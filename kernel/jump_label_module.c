@@ -45,34 +45,6 @@ int jump_label_modules_reserved(void *start, void *end)
 	return 0;
 }
 
-/* The text region of mod holding [addr, addr + len), or MOD_MEM_NUM_TYPES. */
-static enum mod_mem_type module_text_region(struct module *mod,
-					    unsigned long addr,
-					    unsigned long len)
-{
-	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(text); i++)
-		if (within_module_mem_type(addr, mod, text[i]) &&
-		    within_module_mem_type(addr + len - 1, mod, text[i]))
-			return text[i];
-	return MOD_MEM_NUM_TYPES;
-}
-
-static bool within_module_data(unsigned long addr, unsigned long len,
-			       struct module *mod)
-{
-	static const enum mod_mem_type data[] = { MOD_DATA, MOD_RO_AFTER_INIT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(data); i++)
-		if (within_module_mem_type(addr, mod, data[i]) &&
-		    within_module_mem_type(addr + len - 1, mod, data[i]))
-			return true;
-	return false;
-}
-
 /*
  * A key must be a struct static_key in writable data: the kernel's (its
  * ro_after_init, data and bss), the module's own, or another loaded

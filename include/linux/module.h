@@ -164,6 +164,35 @@ static inline bool within_module_init(unsigned long addr,
 	       within_module_mem_type(addr, mod, MOD_INIT_DATA);
 }
 
+/* The text region of mod holding [addr, addr + len), or MOD_MEM_NUM_TYPES. */
+static inline enum mod_mem_type
+module_text_region(const struct module *mod, unsigned long addr,
+		   unsigned long len)
+{
+	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(text); i++)
+		if (within_module_mem_type(addr, mod, text[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, text[i]))
+			return text[i];
+	return MOD_MEM_NUM_TYPES;
+}
+
+/* True if [addr, addr + len) lies in one of mod's writable data regions. */
+static inline bool within_module_data(unsigned long addr, unsigned long len,
+				      const struct module *mod)
+{
+	static const enum mod_mem_type data[] = { MOD_DATA, MOD_RO_AFTER_INIT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		if (within_module_mem_type(addr, mod, data[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, data[i]))
+			return true;
+	return false;
+}
+
 /* For %pS: the symbol of a module holding addr, and the module's name. */
 const char *module_kallsyms_lookup(unsigned long addr, unsigned long *size,
 				   unsigned long *offset,
