@@ -35,7 +35,6 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <asm/smp.h>
-#include <asm/text-patching.h>
 
 DEFINE_PERCPU_RWSEM(cpu_hotplug_lock);
 /*
@@ -274,8 +273,6 @@ static int takedown_cpu(unsigned int cpu);
 static struct cpuhp_step cpuhp_steps[CPUHP_ONLINE + 1] = {
 	[CPUHP_TIMERS_PREPARE] = { "timers", timers_prepare_cpu,
 				   timers_dead_cpu },
-	[CPUHP_TEXT_POKE_PREPARE] = { "text_poke", text_poke_prepare_cpu,
-				      text_poke_dead_cpu },
 	[CPUHP_BRINGUP_CPU] = { "bringup", arch_cpu_up, takedown_cpu },
 	[CPUHP_AP_ACTIVE] = { "sched", sched_cpu_activate,
 			      sched_cpu_deactivate },

@@ -13,6 +13,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/memory.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
@@ -191,8 +192,9 @@ static bool static_key_sealed(struct static_key *key)
 	return IS_ENABLED(CONFIG_MODULES) && static_key_module_sealed(key);
 }
 
-/* Common entry checks; false if the key must not be touched at all. */
-static bool static_key_check_use(struct static_key *key, unsigned long caller)
+/* The entry checks past the common case; false if the key must not be touched. */
+static noinline bool static_key_check_use_slow(struct static_key *key,
+					       unsigned long caller)
 {
 	if (unlikely(!static_key_initialized))
 		static_key_misuse(key, MISUSE_BEFORE_INIT, caller);
@@ -201,6 +203,28 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The common case, checked inline on every inc and dec: after init, a key
+ * in plain kernel data (no _RO key, no module's), which no check refuses.
+ */
+static __always_inline bool static_key_use_plain(struct static_key *key)
+{
+	unsigned long k = (unsigned long)key;
+
+	return likely(static_key_initialized &&
+		      (k < (unsigned long)__start_ro_after_init ||
+		       k >= (unsigned long)__end_ro_after_init) &&
+		      (!IS_ENABLED(CONFIG_MODULES) || !within_module_area(k)));
+}
+
+/* Common entry checks; false if the key must not be touched at all. */
+static __always_inline bool static_key_check_use(struct static_key *key,
+						 unsigned long caller)
+{
+	return static_key_use_plain(key) ||
+	       static_key_check_use_slow(key, caller);
 }
 
 /*
@@ -303,19 +327,28 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
 
-bool static_key_slow_inc(struct static_key *key)
+static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
+						  unsigned long caller)
 {
 	bool ret;
 
-	if (!static_key_check_use(key, _RET_IP_))
+	if (!static_key_check_use(key, caller))
 		return false;
-	/* The fast path changes no code: no need for the hotplug lock. */
-	if (likely(__static_key_inc_not_disabled(key)))
+	if (__static_key_inc_not_disabled(key))
 		return true;
 	cpus_read_lock();
-	ret = static_key_inc_locked(key, _RET_IP_);
+	ret = static_key_inc_locked(key, caller);
 	cpus_read_unlock();
 	return ret;
+}
+
+bool static_key_slow_inc(struct static_key *key)
+{
+	/* The fast path changes no code: no need for the hotplug lock. */
+	if (static_key_use_plain(key) &&
+	    likely(__static_key_inc_not_disabled(key)))
+		return true;
+	return static_key_slow_inc_slowpath(key, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc);
 
@@ -374,15 +407,23 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
-void static_key_slow_dec(struct static_key *key)
+static noinline void static_key_slow_dec_slowpath(struct static_key *key,
+						  unsigned long caller)
 {
-	if (!static_key_check_use(key, _RET_IP_))
+	if (!static_key_check_use(key, caller))
 		return;
-	if (likely(static_key_dec_above_one(key)))
+	if (static_key_dec_above_one(key))
 		return;
 	cpus_read_lock();
-	static_key_dec_locked(key, _RET_IP_);
+	static_key_dec_locked(key, caller);
 	cpus_read_unlock();
+}
+
+void static_key_slow_dec(struct static_key *key)
+{
+	if (static_key_use_plain(key) && likely(static_key_dec_above_one(key)))
+		return;
+	static_key_slow_dec_slowpath(key, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
@@ -553,12 +594,15 @@ static void jump_label_update(struct static_key *key)
 {
 	bool enabled = __static_key_enabled(key);
 
+	lockdep_assert_cpus_held();
 	lockdep_assert_held(&jump_label_mutex);
 	/* Before init the count changes alone; jump_label_init() catches up. */
 	if (!static_key_initialized)
 		return;
+	mutex_lock(&text_mutex);
 	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
 	arch_jump_label_transform_apply();
+	mutex_unlock(&text_mutex);
 }
 
 static int jump_label_cmp(const void *a, const void *b)
@@ -625,6 +669,7 @@ static void __init jump_label_link(struct jump_entry *start,
 	struct jump_entry *iter;
 	bool changed = false;
 
+	mutex_lock(&text_mutex);
 	for (iter = start; iter < stop; iter++) {
 		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
 		jump_label_stats.short_sites += arch_jump_entry_is_short(iter);
@@ -638,6 +683,7 @@ static void __init jump_label_link(struct jump_entry *start,
 			arch_jump_label_transform_queue(iter, jump_label_type(iter));
 	}
 	arch_jump_label_transform_apply();
+	mutex_unlock(&text_mutex);
 }
 
 void __init jump_label_init(void)

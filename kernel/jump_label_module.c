@@ -7,6 +7,7 @@
 #include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
 #include <linux/list.h>
+#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -277,11 +278,13 @@ static void jump_label_module_set(struct module *mod)
 {
 	struct jump_entry *iter;
 
+	mutex_lock(&text_mutex);
 	for (iter = mod->jump_entries;
 	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
 		if (jump_label_type(iter) == JUMP_LABEL_NOP)
 			arch_jump_label_transform_queue(iter, JUMP_LABEL_NOP);
 	arch_jump_label_transform_apply();
+	mutex_unlock(&text_mutex);
 }
 
 int jump_label_module_add(struct module *mod)

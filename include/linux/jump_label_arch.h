@@ -11,8 +11,10 @@
  *
  * Every hook below is called with jump_label_mutex held (jump_label_lock())
  * and the CPU hotplug lock held for reading (cpus_read_lock()), from a
- * context that may sleep, never from an interrupt. Hooks that write text
- * take the arch's own text lock (text_mutex on x86) themselves.
+ * context that may sleep, never from an interrupt. The queue and the apply
+ * of a batch run with text_mutex (<linux/memory.h>) held as well: the
+ * generic code takes it once around the whole batch, so the check of a
+ * site's old bytes and its write are under one hold.
  */
 #include <linux/jump_label_table.h>
 
