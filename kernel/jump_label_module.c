@@ -295,6 +295,7 @@ int jump_label_module_add(struct module *mod)
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held(&module_mutex);
 	jump_label_stats.module_add_cycles = 0;
 	if (!mod->num_jump_entries)
 		return 0;
@@ -331,6 +332,7 @@ int jump_label_module_add(struct module *mod)
 
 void jump_label_module_init_done(struct module *mod)
 {
+	lockdep_assert_held(&module_mutex);
 	jump_label_lock();
 	mod->jump_init_done = true;
 	jump_label_unlock();
@@ -340,6 +342,7 @@ void jump_label_module_del(struct module *mod)
 {
 	struct jump_label_module *jm;
 
+	lockdep_assert_held(&module_mutex);
 	if (!mod->num_jump_entries)
 		return;
 	cpus_read_lock();

@@ -31,17 +31,16 @@ int arch_jump_entry_size(struct jump_entry *entry);
 bool arch_jump_entry_is_short(struct jump_entry *entry);
 
 /*
- * Required. Non-fatal check that the site holds exactly the instruction of
- * @type for its length and target. Returns 0, or -EINVAL after printing the
- * site (%pS), the key (%pS), the expected and the found bytes.
- */
-/*
- * Required. The same check without a message: true if the site holds
- * exactly the instruction of @type for its length and target.
+ * Required. True if the site holds exactly the instruction of @type for
+ * its length and target (the module loader's check of a new module).
  */
 bool arch_jump_label_site_holds(struct jump_entry *entry,
 				enum jump_label_type type);
 
+/*
+ * Required. The same check with a message: returns 0, or -EINVAL after
+ * printing the site (%pS), the key (%pS), the expected and the found bytes.
+ */
 int arch_jump_label_check_site(struct jump_entry *entry,
 			       enum jump_label_type type);
 

@@ -286,14 +286,17 @@ extern struct module __this_module;
 #define MODULE_AUTHOR(a) MODULE_INFO(author, a)
 
 /*
- * The jump-label hooks of the loader (kernel/jump_label.c), called with
- * module_mutex held. add: after the module's memory has its final
- * protections and before init: sorts its table, checks every entry (site
- * in the module's text holding the JMP the assembler emitted, key in
- * kernel or module data) and sets each site to its key's state in one
- * batch; 0 or -EINVAL after a message (nothing patched). init_done: before
- * the init regions are freed. del: when it goes (after exit, or after a
- * failed init), unlinks every entry.
+ * The jump-label hooks of the loader (kernel/jump_label_module.c), called
+ * with module_mutex held (they assert it). add: after the module's memory
+ * has its final protections and before init: checks every entry (site in
+ * the module's text holding the JMP the assembler emitted, key in kernel
+ * or module data), sorts its table, links its keys and sets each site to
+ * its key's state in one batch. It returns 0, or after a message naming
+ * the module, with nothing patched and nothing linked: -EINVAL (a bad
+ * entry), -EBUSY (a key read-only after its owner's init, which has not
+ * ended), -ENOMEM (no memory for the links). init_done: before the init
+ * regions are freed. del: when it goes (after exit, or after a failed
+ * init), unlinks every entry.
  */
 int jump_label_module_add(struct module *mod);
 void jump_label_module_init_done(struct module *mod);
