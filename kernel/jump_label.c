@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/warn_record.h>
 #include <asm/module.h>
 #include <asm/processor.h>
 #include "jump_label_internal.h"
@@ -70,11 +71,7 @@ static const char *const misuse_text[] = {
 			    "write that bypassed the API; left as it is",
 };
 
-static struct {
-	struct static_key *key;
-	enum static_key_misuse kind;
-} misuse_seen[64];
-static unsigned int nr_misuse_seen;
+DEFINE_WARN_RECORD(static_key_warned, 64);
 
 /*
  * static_key_disable() at a count of 1 that an inc took (by_inc) disables
@@ -124,31 +121,12 @@ static unsigned long static_key_held_disable(struct static_key *key)
 	return caller;
 }
 
-/* Records (key, kind); false if it was recorded before. */
-static bool static_key_misuse_first(struct static_key *key,
-				    enum static_key_misuse kind)
-{
-	unsigned long flags;
-	unsigned int i;
-	bool first = true;
-
-	spin_lock_irqsave(&misuse_lock, flags);
-	for (i = 0; i < nr_misuse_seen && first; i++)
-		first = misuse_seen[i].key != key || misuse_seen[i].kind != kind;
-	if (first && nr_misuse_seen < ARRAY_SIZE(misuse_seen)) {
-		misuse_seen[nr_misuse_seen].key = key;
-		misuse_seen[nr_misuse_seen++].kind = kind;
-	}
-	spin_unlock_irqrestore(&misuse_lock, flags);
-	return first;
-}
-
 static void static_key_misuse(struct static_key *key,
 			      enum static_key_misuse kind, unsigned long caller)
 {
 	unsigned long disabler = 0;
 
-	if (!static_key_misuse_first(key, kind))
+	if (!warn_record_first(&static_key_warned, key, kind))
 		return;
 	if (kind == MISUSE_UNDERFLOW)
 		disabler = static_key_held_disable(key);
