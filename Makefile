@@ -123,7 +123,7 @@ endif
 # ---------------------------------------------------------------------------
 # Flags
 KBUILD_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
-		   -Iinclude -Iarch/x86/include -I$(O)/include \
+		   -Iinclude -Iarch/x86/include -I$(O)/include -Itests/include \
 		   -include include/linux/kconfig.h -D__KERNEL__
 
 KBUILD_CFLAGS := -std=gnu11 -ffreestanding -O2 -g -pipe \
@@ -153,7 +153,7 @@ KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \
 # is read instead of dir/Makefile if there is one; ccflags-y are extra
 # flags for the objects of that directory, $(src) and $(obj) name it.
 core-y := arch/x86/ kernel/ mm/ lib/ fs/
-modules-y := modules/
+modules-y := modules/ tests/modules/
 
 define descend
 obj-y :=
@@ -501,7 +501,7 @@ $(O)/include/generated/module_blobs.h: $(iso-modules) scripts/module_blobs.py FO
 	$(Q)$(PYTHON) scripts/module_blobs.py $(ISO_MODULES_DIR) > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(O)/kernel/module_blob_test.o: $(O)/include/generated/module_blobs.h
+$(O)/kernel/module/module_blob_test.o: $(O)/include/generated/module_blobs.h
 
 PHONY += modules
 ifdef M
@@ -675,8 +675,8 @@ $(O)/fuzz/seeds/%.o: tests/fuzz/seeds/%.S
 	$(Q)$(HOSTCC) -c -o $@ $<
 
 fuzz-seed = mkdir -p $(1) && \
-	cp -f $(wildcard build/test-default/kernel/module/test/*.ko \
-		$(O)/kernel/module/test/*.ko $(O)/iso-modules/*.ko) \
+	cp -f $(wildcard build/test-default/tests/modules/loader/*.ko \
+		$(O)/tests/modules/loader/*.ko $(O)/iso-modules/*.ko) \
 		$(FUZZ_SEEDS) $(1)/ 2>/dev/null; true
 
 # The console's line editor and parser (tests/fuzz/shell_fuzz.c): the

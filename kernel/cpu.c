@@ -34,8 +34,8 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <linux/warn_record.h>
 #include <asm/smp.h>
-#include <asm/text-patching.h>
 
 DEFINE_PERCPU_RWSEM(cpu_hotplug_lock);
 /*
@@ -60,30 +60,12 @@ enum cpus_lock_misuse {
 	CPUS_WRITE_UNLOCK_READS_OPEN, /* the writer's no-op reads not undone */
 };
 
-static struct {
-	unsigned long caller;
-	enum cpus_lock_misuse kind;
-} cpus_misuse_seen[32];
-static unsigned int nr_cpus_misuse_seen;
-static DEFINE_SPINLOCK(cpus_misuse_lock);
+DEFINE_WARN_RECORD(cpus_warned, 32);
 
 /* True the first time (kind, caller) is seen; past the record's end, always. */
 static bool cpus_misuse_first(enum cpus_lock_misuse kind, unsigned long caller)
 {
-	unsigned long flags;
-	unsigned int i;
-	bool first = true;
-
-	spin_lock_irqsave(&cpus_misuse_lock, flags);
-	for (i = 0; i < nr_cpus_misuse_seen && first; i++)
-		first = cpus_misuse_seen[i].caller != caller ||
-			cpus_misuse_seen[i].kind != kind;
-	if (first && nr_cpus_misuse_seen < ARRAY_SIZE(cpus_misuse_seen)) {
-		cpus_misuse_seen[nr_cpus_misuse_seen].caller = caller;
-		cpus_misuse_seen[nr_cpus_misuse_seen++].kind = kind;
-	}
-	spin_unlock_irqrestore(&cpus_misuse_lock, flags);
-	return first;
+	return warn_record_first(&cpus_warned, (void *)caller, kind);
 }
 
 static bool cpus_write_held_by(struct task_struct *t)
@@ -275,8 +257,6 @@ static int takedown_cpu(unsigned int cpu);
 static struct cpuhp_step cpuhp_steps[CPUHP_ONLINE + 1] = {
 	[CPUHP_TIMERS_PREPARE] = { "timers", timers_prepare_cpu,
 				   timers_dead_cpu },
-	[CPUHP_TEXT_POKE_PREPARE] = { "text_poke", text_poke_prepare_cpu,
-				      text_poke_dead_cpu },
 	[CPUHP_BRINGUP_CPU] = { "bringup", arch_cpu_up, takedown_cpu },
 	[CPUHP_AP_ACTIVE] = { "sched", sched_cpu_activate,
 			      sched_cpu_deactivate },

@@ -25,7 +25,7 @@
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 #define CHT_CPU 2 /* the CPU the single cases take down */

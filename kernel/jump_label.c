@@ -13,6 +13,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/memory.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
@@ -22,13 +23,15 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/warn_record.h>
 #include <asm/module.h>
 #include <asm/processor.h>
+#include "jump_label_internal.h"
 
 static DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;
 /* Set by jump_label_init_ro(): __ro_after_init keys are frozen from then on. */
-static bool jump_label_ro_sealed;
+bool jump_label_ro_sealed;
 
 void jump_label_lock(void)
 {
@@ -68,11 +71,7 @@ static const char *const misuse_text[] = {
 			    "write that bypassed the API; left as it is",
 };
 
-static struct {
-	struct static_key *key;
-	enum static_key_misuse kind;
-} misuse_seen[64];
-static unsigned int nr_misuse_seen;
+DEFINE_WARN_RECORD(static_key_warned, 64);
 
 /*
  * static_key_disable() at a count of 1 that an inc took (by_inc) disables
@@ -122,31 +121,12 @@ static unsigned long static_key_held_disable(struct static_key *key)
 	return caller;
 }
 
-/* Records (key, kind); false if it was recorded before. */
-static bool static_key_misuse_first(struct static_key *key,
-				    enum static_key_misuse kind)
-{
-	unsigned long flags;
-	unsigned int i;
-	bool first = true;
-
-	spin_lock_irqsave(&misuse_lock, flags);
-	for (i = 0; i < nr_misuse_seen && first; i++)
-		first = misuse_seen[i].key != key || misuse_seen[i].kind != kind;
-	if (first && nr_misuse_seen < ARRAY_SIZE(misuse_seen)) {
-		misuse_seen[nr_misuse_seen].key = key;
-		misuse_seen[nr_misuse_seen++].kind = kind;
-	}
-	spin_unlock_irqrestore(&misuse_lock, flags);
-	return first;
-}
-
 static void static_key_misuse(struct static_key *key,
 			      enum static_key_misuse kind, unsigned long caller)
 {
 	unsigned long disabler = 0;
 
-	if (!static_key_misuse_first(key, kind))
+	if (!warn_record_first(&static_key_warned, key, kind))
 		return;
 	if (kind == MISUSE_UNDERFLOW)
 		disabler = static_key_held_disable(key);
@@ -190,8 +170,9 @@ static bool static_key_sealed(struct static_key *key)
 	return IS_ENABLED(CONFIG_MODULES) && static_key_module_sealed(key);
 }
 
-/* Common entry checks; false if the key must not be touched at all. */
-static bool static_key_check_use(struct static_key *key, unsigned long caller)
+/* The entry checks past the common case; false if the key must not be touched. */
+static noinline bool static_key_check_use_slow(struct static_key *key,
+					       unsigned long caller)
 {
 	if (unlikely(!static_key_initialized))
 		static_key_misuse(key, MISUSE_BEFORE_INIT, caller);
@@ -200,6 +181,28 @@ static bool static_key_check_use(struct static_key *key, unsigned long caller)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The common case, checked inline on every inc and dec: after init, a key
+ * in plain kernel data (no _RO key, no module's), which no check refuses.
+ */
+static __always_inline bool static_key_use_plain(struct static_key *key)
+{
+	unsigned long k = (unsigned long)key;
+
+	return likely(static_key_initialized &&
+		      (k < (unsigned long)__start_ro_after_init ||
+		       k >= (unsigned long)__end_ro_after_init) &&
+		      (!IS_ENABLED(CONFIG_MODULES) || !within_module_area(k)));
+}
+
+/* Common entry checks; false if the key must not be touched at all. */
+static __always_inline bool static_key_check_use(struct static_key *key,
+						 unsigned long caller)
+{
+	return static_key_use_plain(key) ||
+	       static_key_check_use_slow(key, caller);
 }
 
 /*
@@ -302,19 +305,28 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
 
-bool static_key_slow_inc(struct static_key *key)
+static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
+						  unsigned long caller)
 {
 	bool ret;
 
-	if (!static_key_check_use(key, _RET_IP_))
+	if (!static_key_check_use(key, caller))
 		return false;
-	/* The fast path changes no code: no need for the hotplug lock. */
-	if (likely(__static_key_inc_not_disabled(key)))
+	if (__static_key_inc_not_disabled(key))
 		return true;
 	cpus_read_lock();
-	ret = static_key_inc_locked(key, _RET_IP_);
+	ret = static_key_inc_locked(key, caller);
 	cpus_read_unlock();
 	return ret;
+}
+
+bool static_key_slow_inc(struct static_key *key)
+{
+	/* The fast path changes no code: no need for the hotplug lock. */
+	if (static_key_use_plain(key) &&
+	    likely(__static_key_inc_not_disabled(key)))
+		return true;
+	return static_key_slow_inc_slowpath(key, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc);
 
@@ -373,15 +385,23 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
-void static_key_slow_dec(struct static_key *key)
+static noinline void static_key_slow_dec_slowpath(struct static_key *key,
+						  unsigned long caller)
 {
-	if (!static_key_check_use(key, _RET_IP_))
+	if (!static_key_check_use(key, caller))
 		return;
-	if (likely(static_key_dec_above_one(key)))
+	if (static_key_dec_above_one(key))
 		return;
 	cpus_read_lock();
-	static_key_dec_locked(key, _RET_IP_);
+	static_key_dec_locked(key, caller);
 	cpus_read_unlock();
+}
+
+void static_key_slow_dec(struct static_key *key)
+{
+	if (static_key_use_plain(key) && likely(static_key_dec_above_one(key)))
+		return;
+	static_key_slow_dec_slowpath(key, _RET_IP_);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
@@ -475,7 +495,7 @@ static bool static_key_type(struct static_key *key)
 	return key->type & JUMP_TYPE_TRUE;
 }
 
-static enum jump_label_type jump_label_type(struct jump_entry *entry)
+enum jump_label_type jump_label_type(struct jump_entry *entry)
 {
 	return __static_key_enabled(jump_entry_key(entry)) ^
 	       jump_entry_is_branch(entry);
@@ -487,7 +507,7 @@ bool __weak arch_jump_entry_is_short(struct jump_entry *entry)
 }
 
 /* Sites in freed init text (the kernel's or a module's) no longer exist. */
-static bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
+bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 {
 	if (!jump_entry_is_init(entry))
 		return false;
@@ -552,12 +572,15 @@ static void jump_label_update(struct static_key *key)
 {
 	bool enabled = __static_key_enabled(key);
 
+	lockdep_assert_cpus_held();
 	lockdep_assert_held(&jump_label_mutex);
 	/* Before init the count changes alone; jump_label_init() catches up. */
 	if (!static_key_initialized)
 		return;
+	mutex_lock(&text_mutex);
 	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
 	arch_jump_label_transform_apply();
+	mutex_unlock(&text_mutex);
 }
 
 static int jump_label_cmp(const void *a, const void *b)
@@ -606,9 +629,6 @@ bool jump_label_sort_entries(struct jump_entry *start, struct jump_entry *stop)
 	return true;
 }
 
-extern struct static_key_def __start___static_keys[];
-extern struct static_key_def __stop___static_keys[];
-
 static int static_key_def_cmp(const void *a, const void *b)
 {
 	const struct static_key_def *da = a, *db = b;
@@ -636,6 +656,7 @@ static void __init jump_label_link(struct jump_entry *start,
 	struct jump_entry *iter;
 	bool changed = false;
 
+	mutex_lock(&text_mutex);
 	for (iter = start; iter < stop; iter++) {
 		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
 		jump_label_stats.short_sites += arch_jump_entry_is_short(iter);
@@ -649,6 +670,7 @@ static void __init jump_label_link(struct jump_entry *start,
 			arch_jump_label_transform_queue(iter, jump_label_type(iter));
 	}
 	arch_jump_label_transform_apply();
+	mutex_unlock(&text_mutex);
 }
 
 void __init jump_label_init(void)
@@ -702,8 +724,8 @@ void jump_label_init_ro(void)
 }
 
 /* 1 if a live site of [start, stop) overlaps [tstart, tend] (inclusive). */
-static int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
-			       struct module *mod, void *tstart, void *tend)
+int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
+			struct module *mod, void *tstart, void *tend)
 {
 	struct jump_entry *iter;
 
@@ -719,531 +741,6 @@ static int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop
 	return 0;
 }
 
-#ifdef CONFIG_MODULES
-/*
- * Modules. A module's table is sorted and checked at load, and each of its
- * keys gets a link (struct static_key_mod) to the module's entries: every
- * key with sites in a module is JUMP_TYPE_LINKED, whether the key lives in
- * the kernel, in the module itself or in another module (which the user
- * pins through its symbol). Loads and unloads take module_mutex, then the
- * hotplug lock, then jump_label_mutex (<linux/module.h>).
- */
-struct jump_label_module {
-	struct list_head list;
-	struct module *mod;
-};
-
-/* The modules with a jump table, for jump_label_text_reserved(). */
-static LIST_HEAD(jump_label_modules);
-
-static int jump_label_modules_reserved(void *start, void *end)
-{
-	struct jump_label_module *jm;
-	struct module *mod;
-
-	list_for_each_entry(jm, &jump_label_modules, list) {
-		mod = jm->mod;
-		if (jump_table_reserved(mod->jump_entries,
-					mod->jump_entries + mod->num_jump_entries,
-					mod, start, end))
-			return 1;
-	}
-	return 0;
-}
-
-/* The text region of mod holding [addr, addr + len), or MOD_MEM_NUM_TYPES. */
-static enum mod_mem_type module_text_region(struct module *mod,
-					    unsigned long addr,
-					    unsigned long len)
-{
-	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(text); i++)
-		if (within_module_mem_type(addr, mod, text[i]) &&
-		    within_module_mem_type(addr + len - 1, mod, text[i]))
-			return text[i];
-	return MOD_MEM_NUM_TYPES;
-}
-
-static bool within_module_data(unsigned long addr, unsigned long len,
-			       struct module *mod)
-{
-	static const enum mod_mem_type data[] = { MOD_DATA, MOD_RO_AFTER_INIT };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(data); i++)
-		if (within_module_mem_type(addr, mod, data[i]) &&
-		    within_module_mem_type(addr + len - 1, mod, data[i]))
-			return true;
-	return false;
-}
-
-/*
- * A key must be a struct static_key in writable data: the kernel's (its
- * ro_after_init, data and bss), the module's own, or another loaded
- * module's. Called with module_mutex held, so the module list holds still.
- * *owner: the module holding it, NULL for the kernel.
- */
-static bool jump_label_key_plausible(struct module *mod, struct static_key *key,
-				     struct module **owner)
-{
-	unsigned long k = (unsigned long)key, len = sizeof(*key);
-
-	*owner = NULL;
-	if (k % __alignof__(struct static_key))
-		return false;
-	if ((k >= (unsigned long)_sdata && k + len <= (unsigned long)_edata) ||
-	    (k >= (unsigned long)__bss_start &&
-	     k + len <= (unsigned long)__bss_stop))
-		return true;
-	*owner = mod;
-	if (within_module_data(k, len, mod))
-		return true;
-	*owner = __module_address(k);
-	return *owner && *owner != mod && within_module_data(k, len, *owner);
-}
-
-/* The def of the n sorted (by address) or unsorted defs listing key k. */
-static const struct static_key_def *
-static_key_def_find(const struct static_key_def *defs, unsigned int n,
-		    unsigned long k, bool sorted)
-{
-	const unsigned long sz = sizeof(struct static_key);
-	unsigned int lo = 0, hi = n, i;
-	unsigned long base;
-
-	while (lo < hi) {
-		i = sorted ? lo + (hi - lo) / 2 : lo;
-		base = (unsigned long)defs[i].key;
-		if (k >= base && k - base < defs[i].count * sz)
-			return (k - base) % sz ? NULL : &defs[i];
-		if (sorted && k < base)
-			hi = i;
-		else
-			lo = i + 1;
-	}
-	return NULL;
-}
-
-/* True if a kernel jump entry names key: the table is sorted by key. */
-static bool jump_label_kernel_key(unsigned long k)
-{
-	struct jump_entry *start = __start___jump_table;
-	unsigned long lo = 0, hi = __stop___jump_table - start, i, ik;
-
-	while (lo < hi) {
-		i = lo + (hi - lo) / 2;
-		ik = (unsigned long)jump_entry_key(start + i);
-		if (ik == k)
-			return true;
-		if (k < ik)
-			hi = i;
-		else
-			lo = i + 1;
-	}
-	return false;
-}
-
-/*
- * A key of mod's own from the old API's initializer (struct static_key x =
- * STATIC_KEY_INIT_FALSE: no DEFINE_ macro, so not in __static_keys): at a
- * key's step from the start of one of its symbols, as an initializer left
- * it (count 0 or 1, the type bit alike, nothing linked). Only the
- * module's own data is taken on these grounds: a mistake misleads it alone.
- */
-static bool jump_label_module_old_key(struct static_key *key)
-{
-	unsigned long size, offset, type = READ_ONCE(key->type);
-	int v = atomic_read(&key->enabled);
-	const char *modname;
-
-	if (!module_kallsyms_lookup((unsigned long)key, &size, &offset,
-				    &modname))
-		return false;
-	return !(offset % sizeof(*key)) && offset + sizeof(*key) <= size &&
-	       (v == 0 || v == 1) && type == (unsigned long)v && !key->by_inc;
-}
-
-/*
- * A plausible key is a real one if its owner defined it as a key: the
- * kernel's __static_keys (or a key of the kernel's own sites, which may
- * come from the old API's initializers), or the module's (or an old-API
- * key of mod's own).
- */
-static bool jump_label_key_defined(struct module *mod, struct static_key *key,
-				   struct module *owner)
-{
-	unsigned long k = (unsigned long)key;
-
-	if (owner)
-		return static_key_def_find(owner->static_keys,
-					   owner->num_static_keys, k, false) ||
-		       (owner == mod && jump_label_module_old_key(key));
-	return static_key_def_find(__start___static_keys,
-				   __stop___static_keys - __start___static_keys,
-				   k, true) ||
-	       jump_label_kernel_key(k);
-}
-
-/*
- * A key in __ro_after_init data of another owner (a kernel _RO key, or a
- * module's) cannot take a link once sealed: linking writes the key. It
- * cannot change any more either, so its sites are set once, at load, and
- * need no link ("frozen"). Before the seal it could still change and be
- * sealed under a link that unload would then have to write: refused.
- */
-enum key_link { KEY_LINK, KEY_FROZEN, KEY_NOT_YET_SEALED };
-
-static enum key_link jump_label_key_link(struct module *mod,
-					 struct static_key *key)
-{
-	unsigned long k = (unsigned long)key;
-	struct module *owner;
-
-	if (k >= (unsigned long)__start_ro_after_init &&
-	    k < (unsigned long)__end_ro_after_init)
-		return jump_label_ro_sealed ? KEY_FROZEN : KEY_NOT_YET_SEALED;
-	owner = __module_address(k);
-	if (!owner || owner == mod ||
-	    !within_module_mem_type(k, owner, MOD_RO_AFTER_INIT))
-		return KEY_LINK;
-	return owner->jump_init_done ? KEY_FROZEN : KEY_NOT_YET_SEALED;
-}
-
-/* One entry's check: 0, or -errno after a line naming the module and why. */
-static int jump_label_module_check(struct module *mod, struct jump_entry *entry,
-				   unsigned int i)
-{
-	unsigned long code = jump_entry_code(entry);
-	unsigned long target = jump_entry_target(entry);
-	struct static_key *key = jump_entry_key(entry);
-	struct module *owner;
-	int size;
-
-	if (module_text_region(mod, code, 1) == MOD_MEM_NUM_TYPES) {
-		pr_err("module %s: jump entry %u: site %p is outside the module's text\n",
-		       mod->name, i, (void *)code);
-		return -EINVAL;
-	}
-	size = arch_jump_entry_size(entry);
-	if (module_text_region(mod, code, size) == MOD_MEM_NUM_TYPES ||
-	    module_text_region(mod, target, 1) == MOD_MEM_NUM_TYPES) {
-		pr_err("module %s: jump entry %u: site %pS (%d bytes) or its target %p is outside the module's text\n",
-		       mod->name, i, (void *)code, size, (void *)target);
-		return -EINVAL;
-	}
-	if (!jump_label_key_plausible(mod, key, &owner)) {
-		pr_err("module %s: jump entry %u: key %p of site %pS is not in kernel or module data\n",
-		       mod->name, i, key, (void *)code);
-		return -EINVAL;
-	}
-	if (!jump_label_key_defined(mod, key, owner)) {
-		pr_err("module %s: jump entry %u: key %p (%pS) of site %pS is not the start of a static key of %s%s\n",
-		       mod->name, i, key, key, (void *)code,
-		       owner ? "module " : "the kernel",
-		       owner ? owner->name : "");
-		return -EINVAL;
-	}
-	if (jump_label_key_link(mod, key) == KEY_NOT_YET_SEALED) {
-		pr_err("module %s: jump entry %u: key %pS is read-only after its owner's init, which has not ended: load the module after it\n",
-		       mod->name, i, key);
-		return -EBUSY;
-	}
-	/* Sites leave the assembler as "jmp target" (<asm/jump_label.h>). */
-	if (!arch_jump_label_site_holds(entry, JUMP_LABEL_JMP)) {
-		pr_err("module %s: jump entry %u: site %pS holds %*ph, not the jmp to %pS the assembler emits\n",
-		       mod->name, i, (void *)code, size, (void *)code,
-		       (void *)target);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-struct jump_site {
-	unsigned long code;
-	unsigned int entry;
-};
-
-static int jump_site_cmp(const void *a, const void *b)
-{
-	const struct jump_site *sa = a, *sb = b;
-
-	if (sa->code != sb->code)
-		return sa->code < sb->code ? -1 : 1;
-	return 0;
-}
-
-/*
- * No two entries may share (or overlap) a site: a flip of one key would
- * find the other's bytes there. The sites sorted by address, one pass.
- * 0, or -EINVAL/-ENOMEM after a line naming both entries.
- */
-static int jump_label_module_check_sites(struct module *mod)
-{
-	unsigned int i, n = mod->num_jump_entries;
-	struct jump_entry *e = mod->jump_entries;
-	struct jump_site *sites;
-	int ret = 0;
-
-	sites = kmalloc(n * sizeof(*sites), GFP_KERNEL);
-	if (!sites) {
-		pr_err("module %s: jump_label: out of memory checking its sites\n",
-		       mod->name);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		sites[i].code = jump_entry_code(e + i);
-		sites[i].entry = i;
-	}
-	sort(sites, n, sizeof(*sites), jump_site_cmp, NULL);
-	for (i = 1; i < n && !ret; i++) {
-		struct jump_entry *prev = e + sites[i - 1].entry;
-
-		if (sites[i - 1].code + arch_jump_entry_size(prev) <=
-		    sites[i].code)
-			continue;
-		pr_err("module %s: jump entries %u and %u: site %pS (key %pS) overlaps site %pS (key %pS)\n",
-		       mod->name, sites[i - 1].entry, sites[i].entry,
-		       (void *)sites[i - 1].code, jump_entry_key(prev),
-		       (void *)sites[i].code,
-		       jump_entry_key(e + sites[i].entry));
-		ret = -EINVAL;
-	}
-	kfree(sites);
-	return ret;
-}
-
-/* Makes key LINKED if it is not, keeping its kernel entries first. */
-static int static_key_make_linked(struct static_key *key)
-{
-	struct static_key_mod *kernel;
-	struct jump_entry *entries;
-
-	if (static_key_linked(key))
-		return 0;
-	entries = static_key_entries(key);
-	if (!entries) {
-		key->type = (key->type & JUMP_TYPE_TRUE) | JUMP_TYPE_LINKED;
-		return 0;
-	}
-	kernel = kzalloc(sizeof(*kernel), GFP_KERNEL);
-	if (!kernel)
-		return -ENOMEM;
-	kernel->entries = entries;
-	kernel->stop = __stop___jump_table;
-	key->type = (unsigned long)kernel | (key->type & JUMP_TYPE_TRUE) |
-		    JUMP_TYPE_LINKED;
-	return 0;
-}
-
-/*
- * Removes mod's link from key, then puts a key left with its kernel
- * entries only (or no sites at all) back in the plain form.
- */
-static void static_key_unlink(struct static_key *key, struct module *mod)
-{
-	unsigned long flags = key->type & JUMP_TYPE_TRUE;
-	struct static_key_mod *m, *prev = NULL, *first;
-
-	for (m = static_key_mods(key); m && m->mod != mod; m = m->next)
-		prev = m;
-	if (m && prev)
-		prev->next = m->next;
-	else if (m)
-		key->type = (unsigned long)m->next | flags | JUMP_TYPE_LINKED;
-	kfree(m);
-	first = static_key_mods(key);
-	if (!first) {
-		key->type = flags;
-	} else if (!first->mod && !first->next) {
-		key->type = (unsigned long)first->entries | flags;
-		kfree(first);
-	}
-}
-
-/* Appends a link to mod's entries of key, starting at entries. */
-static int static_key_link(struct static_key *key, struct module *mod,
-			   struct jump_entry *entries)
-{
-	struct static_key_mod *link, **pm;
-	int ret;
-
-	ret = static_key_make_linked(key);
-	if (ret)
-		return ret;
-	link = kzalloc(sizeof(*link), GFP_KERNEL);
-	if (!link)
-		return -ENOMEM;
-	link->entries = entries;
-	link->stop = mod->jump_entries + mod->num_jump_entries;
-	link->mod = mod;
-	if (!static_key_mods(key)) {
-		key->type |= (unsigned long)link;
-		return 0;
-	}
-	for (pm = &static_key_mods(key)->next; *pm; pm = &(*pm)->next)
-		;
-	*pm = link;
-	return 0;
-}
-
-/* Frees the chain of a key of mod's own, which goes away with mod. */
-static void static_key_free_links(struct static_key *key)
-{
-	struct static_key_mod *m = static_key_mods(key), *next;
-
-	for (; m; m = next) {
-		next = m->next;
-		kfree(m);
-	}
-}
-
-/*
- * Unlinks mod from the keys of its entries before stop. Its own keys are
- * not written (they may be read-only by now, and go away with it): only
- * their links are freed.
- */
-static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop)
-{
-	struct static_key *key = NULL;
-	struct jump_entry *iter;
-
-	for (iter = mod->jump_entries; iter < stop; iter++) {
-		if (jump_entry_key(iter) == key)
-			continue;
-		key = jump_entry_key(iter);
-		if (within_module_data((unsigned long)key, sizeof(*key), mod))
-			static_key_free_links(key);
-		else if (jump_label_key_link(mod, key) == KEY_LINK)
-			static_key_unlink(key, mod);
-	}
-}
-
-/*
- * Links mod's sorted entries to their keys and marks the ones in init
- * text. Undoes its links on failure.
- */
-static int jump_label_module_link(struct module *mod)
-{
-	struct jump_entry *start = mod->jump_entries;
-	struct jump_entry *stop = start + mod->num_jump_entries, *iter;
-	struct static_key *key = NULL;
-	unsigned int links = 0;
-	int ret;
-
-	for (iter = start; iter < stop; iter++) {
-		jump_entry_set_init(iter, within_module_init(jump_entry_code(iter),
-							     mod));
-		if (jump_entry_key(iter) == key)
-			continue;
-		key = jump_entry_key(iter);
-		if (jump_label_key_link(mod, key) == KEY_FROZEN)
-			continue;
-		ret = static_key_link(key, mod, iter);
-		if (ret) {
-			static_key_unlink(key, mod);
-			jump_label_module_unlink(mod, iter);
-			return ret;
-		}
-		links += !within_module_data((unsigned long)key, sizeof(*key),
-					     mod);
-	}
-	jump_label_stats.module_links += links;
-	return 0;
-}
-
-/* Every site holds the JMP: one batch turns those whose key wants a NOP. */
-static void jump_label_module_set(struct module *mod)
-{
-	struct jump_entry *iter;
-
-	for (iter = mod->jump_entries;
-	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
-		if (jump_label_type(iter) == JUMP_LABEL_NOP)
-			arch_jump_label_transform_queue(iter, JUMP_LABEL_NOP);
-	arch_jump_label_transform_apply();
-}
-
-int jump_label_module_add(struct module *mod)
-{
-	struct jump_entry *start = mod->jump_entries;
-	struct jump_label_module *jm;
-	u64 t0 = rdtsc();
-	unsigned int i;
-	int ret;
-
-	jump_label_stats.module_add_cycles = 0;
-	if (!mod->num_jump_entries)
-		return 0;
-	/* In the file's order, so that the index means something. */
-	for (i = 0; i < mod->num_jump_entries; i++) {
-		ret = jump_label_module_check(mod, start + i, i);
-		if (ret)
-			return ret;
-	}
-	ret = jump_label_module_check_sites(mod);
-	if (ret)
-		return ret;
-	jm = kzalloc(sizeof(*jm), GFP_KERNEL);
-	if (!jm)
-		return -ENOMEM;
-	jm->mod = mod;
-	cpus_read_lock();
-	jump_label_lock();
-	jump_label_sort_entries(start, start + mod->num_jump_entries);
-	ret = jump_label_module_link(mod);
-	if (!ret) {
-		jump_label_module_set(mod);
-		list_add_tail(&jm->list, &jump_label_modules);
-		jump_label_stats.modules++;
-		jump_label_stats.module_entries += mod->num_jump_entries;
-		jump_label_stats.module_add_cycles = rdtsc() - t0;
-	}
-	jump_label_unlock();
-	cpus_read_unlock();
-	if (ret) {
-		kfree(jm);
-		pr_err("module %s: jump_label: out of memory linking its keys\n",
-		       mod->name);
-	}
-	return ret;
-}
-
-void jump_label_module_init_done(struct module *mod)
-{
-	jump_label_lock();
-	mod->jump_init_done = true;
-	jump_label_unlock();
-}
-
-void jump_label_module_del(struct module *mod)
-{
-	struct jump_label_module *jm;
-
-	if (!mod->num_jump_entries)
-		return;
-	cpus_read_lock();
-	jump_label_lock();
-	jump_label_module_unlink(mod, mod->jump_entries + mod->num_jump_entries);
-	list_for_each_entry(jm, &jump_label_modules, list) {
-		if (jm->mod == mod) {
-			list_del_init(&jm->list);
-			kfree(jm);
-			jump_label_stats.modules--;
-			jump_label_stats.module_entries -= mod->num_jump_entries;
-			break;
-		}
-	}
-	jump_label_unlock();
-	cpus_read_unlock();
-}
-#else /* !CONFIG_MODULES */
-static int jump_label_modules_reserved(void *start, void *end)
-{
-	return 0;
-}
-#endif /* CONFIG_MODULES */
 
 int jump_label_text_reserved(void *start, void *end)
 {
@@ -1362,26 +859,3 @@ void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
 	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
 }
 EXPORT_SYMBOL_GPL(jump_label_rate_limit);
-
-#ifdef CONFIG_MODULES
-/*
- * Runs now the pending last dec of each deferred key mod defines: its
- * delayed work lives in mod's memory, which is about to be freed. Called
- * after its exit, without module_mutex (the work takes the hotplug lock
- * and jump_label_mutex).
- */
-void jump_label_module_flush(struct module *mod)
-{
-	const struct static_key_def *def;
-	struct static_key_deferred *dk;
-	unsigned int i;
-
-	for (i = 0; i < mod->num_static_keys; i++) {
-		def = &mod->static_keys[i];
-		if (!(def->flags & STATIC_KEY_DEF_DEFERRED))
-			continue;
-		dk = container_of(def->key, struct static_key_deferred, key);
-		static_key_deferred_flush(dk);
-	}
-}
-#endif

@@ -11,7 +11,7 @@
 #include <linux/jump_label_table.h>
 #include <linux/module.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/jump_label_modules.h>
+#include <fixtures/jump_label_modules.h>
 
 static const char *const jlmb_modules[] = {
 	"jlm_core_user",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Jump labels in modules: the test modules of modules/jump_label/ are
+ * Jump labels in modules: the test modules of tests/modules/jump_label/ are
  * loaded from the boot loader's blobs, their sites are checked byte by
  * byte (through static_key_for_each_site(), which walks the kernel's and
  * every module's entries) and their branches by calling them, across
@@ -22,9 +22,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/mem_snapshot.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/mem_snapshot.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 DEFINE_STATIC_KEY_FALSE(jlm_core_false);

@@ -17,7 +17,7 @@
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 #define JLR_WAIT_MS 5000

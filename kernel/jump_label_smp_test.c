@@ -17,7 +17,7 @@
 #include <linux/smp.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 static unsigned int jls_ops = 20000;

@@ -12,7 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 DEFINE_STATIC_KEY_FALSE(jlt_false);
@@ -47,7 +47,7 @@ static noinline int jlt_old_true_fn(void)
 	return static_key_true(&jlt_old_true) ? 1 : 0;
 }
 
-/* Site functions: <kunit/static_key_sites.h>. */
+/* Site functions: <fixtures/static_key_sites.h>. */
 #define JLT_UNLIKELY STATIC_KEY_TEST_UNLIKELY
 #define JLT_LIKELY STATIC_KEY_TEST_LIKELY
 

@@ -227,6 +227,14 @@ static void smp_call_mask(const struct cpumask *mask, smp_call_func_t func,
 	unsigned int this, cpu;
 	unsigned long flags;
 
+	/* The caller's CPU is online: alone, it has nobody to call. */
+	if (num_online_cpus() == 1) {
+		local_irq_save(flags);
+		if (self && cpumask_test_cpu(smp_processor_id(), mask))
+			func(info);
+		local_irq_restore(flags);
+		return;
+	}
 	cpumask_clear(&sent);
 	local_irq_save(flags);
 	this = smp_processor_id();

@@ -16,7 +16,7 @@
 #include <linux/tracepoint.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
 #include <asm/text-patching-stats.h>

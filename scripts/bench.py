@@ -29,7 +29,7 @@ are exact and reproducible. Each kernel prints lines like
 bench=pipe (kernel/sched/pipe_bench.c) is perf bench sched pipe pinned to
 one CPU, per round trip: its instructions with every key off, with a probe
 or the tracer's event on sched_switch, with schedstats on; and, single-
-stepped (lib/bench_step.c), its instructions, branches, static branch
+stepped (arch/x86/kernel/bench_step.c), its instructions, branches, static branch
 sites (per key) and, per function, where y and n differ. The summary sets
 n - y against the seed's (Linux 3.3, Documentation/static-keys.rst).
 

@@ -13,7 +13,7 @@ booted kernel's module_corpus suite (kernel/module/corpus_test.c) loads
 every bad_* blob and expects the loader to refuse it with the message its
 table names, leaving nothing behind. The good module must be a GPL module
 with a __jump_table, a relocation against an undefined GPL-only symbol in
-its init text, and sites in .text (modules/jump_label/jlm_core_user.c).
+its init text, and sites in .text (tests/modules/jump_label/jlm_core_user.c).
 
 The ELF is read with pyelftools and patched as bytes; the patched files
 are not re-read (several would not parse).

@@ -64,14 +64,24 @@ static inline void cpumask_clear(struct cpumask *mask)
 		WRITE_ONCE(mask->bits[i], 0);
 }
 
-/* The first CPU in mask after cpu (-1 to start), or NR_CPUS if none. */
+/*
+ * The first CPU in mask after cpu (-1 to start), or NR_CPUS if none: a
+ * word at a time, each read once (bits may change under us).
+ */
 static inline unsigned int cpumask_next(int cpu, const struct cpumask *mask)
 {
-	unsigned int n;
+	unsigned int n = cpu + 1;
+	unsigned long word;
 
-	for (n = cpu + 1; n < NR_CPUS; n++)
-		if (cpumask_test_cpu(n, mask))
-			return n;
+	while (n < NR_CPUS) {
+		word = READ_ONCE(mask->bits[n / BITS_PER_LONG]) >>
+		       (n % BITS_PER_LONG);
+		if (word) {
+			n += __builtin_ctzl(word);
+			return n < NR_CPUS ? n : NR_CPUS;
+		}
+		n = (n / BITS_PER_LONG + 1) * BITS_PER_LONG;
+	}
 	return NR_CPUS;
 }
 
@@ -86,10 +96,12 @@ static inline unsigned int cpumask_first(const struct cpumask *mask)
 
 static inline unsigned int cpumask_weight(const struct cpumask *mask)
 {
-	unsigned int cpu, n = 0;
+	unsigned int i, n = 0;
+	unsigned long word;
 
-	for_each_cpu(cpu, mask)
-		n++;
+	for (i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		for (word = READ_ONCE(mask->bits[i]); word; word &= word - 1)
+			n++;
 	return n;
 }
 

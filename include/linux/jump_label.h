@@ -68,8 +68,9 @@ struct static_key {
 #define JUMP_TYPE_FALSE 0UL
 #define JUMP_TYPE_TRUE 1UL
 /*
- * Reserved for the module loader: the key also has entries in modules
- * (Linux keeps a list of them behind this bit). Nothing sets it yet.
+ * The key has sites in modules: set by kernel/jump_label_module.c, and
+ * then the pointer bits address a chain of struct static_key_mod
+ * (<linux/jump_label_table.h>), the kernel's entries, if any, first.
  */
 #define JUMP_TYPE_LINKED 2UL
 #define JUMP_TYPE_MASK 3UL

@@ -11,8 +11,10 @@
  *
  * Every hook below is called with jump_label_mutex held (jump_label_lock())
  * and the CPU hotplug lock held for reading (cpus_read_lock()), from a
- * context that may sleep, never from an interrupt. Hooks that write text
- * take the arch's own text lock (text_mutex on x86) themselves.
+ * context that may sleep, never from an interrupt. The queue and the apply
+ * of a batch run with text_mutex (<linux/memory.h>) held as well: the
+ * generic code takes it once around the whole batch, so the check of a
+ * site's old bytes and its write are under one hold.
  */
 #include <linux/jump_label_table.h>
 
@@ -29,17 +31,16 @@ int arch_jump_entry_size(struct jump_entry *entry);
 bool arch_jump_entry_is_short(struct jump_entry *entry);
 
 /*
- * Required. Non-fatal check that the site holds exactly the instruction of
- * @type for its length and target. Returns 0, or -EINVAL after printing the
- * site (%pS), the key (%pS), the expected and the found bytes.
- */
-/*
- * Required. The same check without a message: true if the site holds
- * exactly the instruction of @type for its length and target.
+ * Required. True if the site holds exactly the instruction of @type for
+ * its length and target (the module loader's check of a new module).
  */
 bool arch_jump_label_site_holds(struct jump_entry *entry,
 				enum jump_label_type type);
 
+/*
+ * Required. The same check with a message: returns 0, or -EINVAL after
+ * printing the site (%pS), the key (%pS), the expected and the found bytes.
+ */
 int arch_jump_label_check_site(struct jump_entry *entry,
 			       enum jump_label_type type);
 

@@ -209,6 +209,35 @@ static inline bool within_module_init(unsigned long addr,
 	       within_module_mem_type(addr, mod, MOD_INIT_DATA);
 }
 
+/* The text region of mod holding [addr, addr + len), or MOD_MEM_NUM_TYPES. */
+static inline enum mod_mem_type
+module_text_region(const struct module *mod, unsigned long addr,
+		   unsigned long len)
+{
+	static const enum mod_mem_type text[] = { MOD_TEXT, MOD_INIT_TEXT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(text); i++)
+		if (within_module_mem_type(addr, mod, text[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, text[i]))
+			return text[i];
+	return MOD_MEM_NUM_TYPES;
+}
+
+/* True if [addr, addr + len) lies in one of mod's writable data regions. */
+static inline bool within_module_data(unsigned long addr, unsigned long len,
+				      const struct module *mod)
+{
+	static const enum mod_mem_type data[] = { MOD_DATA, MOD_RO_AFTER_INIT };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		if (within_module_mem_type(addr, mod, data[i]) &&
+		    within_module_mem_type(addr + len - 1, mod, data[i]))
+			return true;
+	return false;
+}
+
 /* For %pS: the symbol of a module holding addr, and the module's name. */
 const char *module_kallsyms_lookup(unsigned long addr, unsigned long *size,
 				   unsigned long *offset,
@@ -302,14 +331,17 @@ extern struct module __this_module;
 #define MODULE_AUTHOR(a) MODULE_INFO(author, a)
 
 /*
- * The jump-label hooks of the loader (kernel/jump_label.c), called with
- * module_mutex held. add: after the module's memory has its final
- * protections and before init: sorts its table, checks every entry (site
- * in the module's text holding the JMP the assembler emitted, key in
- * kernel or module data) and sets each site to its key's state in one
- * batch; 0 or -EINVAL after a message (nothing patched). init_done: before
- * the init regions are freed. del: when it goes (after exit, or after a
- * failed init), unlinks every entry.
+ * The jump-label hooks of the loader (kernel/jump_label_module.c), called
+ * with module_mutex held (they assert it). add: after the module's memory
+ * has its final protections and before init: checks every entry (site in
+ * the module's text holding the JMP the assembler emitted, key in kernel
+ * or module data), sorts its table, links its keys and sets each site to
+ * its key's state in one batch. It returns 0, or after a message naming
+ * the module, with nothing patched and nothing linked: -EINVAL (a bad
+ * entry), -EBUSY (a key read-only after its owner's init, which has not
+ * ended), -ENOMEM (no memory for the links). init_done: before the init
+ * regions are freed. del: when it goes (after exit, or after a failed
+ * init), unlinks every entry.
  */
 int jump_label_module_add(struct module *mod);
 void jump_label_module_init_done(struct module *mod);

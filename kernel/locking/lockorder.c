@@ -17,15 +17,17 @@
  *    held[i] (releases) or are pushed above it, and edges are never
  *    removed, so it stays true and the next such acquisition skips the
  *    graph;
- *  - class->last_to == C means that class -> C is recorded, as an order
+ *  - C in class->last_to[] means that class -> C is recorded, as an order
  *    or as a reported inversion: either way a search would let C be taken
- *    under class without a report (written under the lock, read without).
+ *    under class without a report (written under the lock, read without;
+ *    every value a slot ever holds is such a C, so a racing read is sound).
  *
  * The fast path takes no lock and reads no table: an acquisition with
  * nothing held, or whose class the top entry's next_ok names, pushes an
  * entry; a release of the newest entry pops it. Next, still without the
- * lock: a class that every held class names as its last_to is in order
- * (a key flip's first text_mutex under jump_label_mutex). Only a new
+ * lock: a class that every held class names in its last_to[] is in order
+ * (a key flip's jump_label_mutex under the hotplug lock, then text_mutex
+ * under both: two slots, so the two do not evict each other). Only a new
  * combination takes the lock and searches the graph.
  */
 #define pr_fmt(fmt) "lockorder: " fmt
@@ -47,10 +49,10 @@ struct lock_class {
 	const char *name;
 	struct lockorder_edge *edges; /* the orders from this class */
 	/*
-	 * The last class found with a recorded edge from this one; read
-	 * without the lock.
+	 * The last two classes found with a recorded edge from this one,
+	 * newest first; read without the lock.
 	 */
-	struct lock_class *last_to;
+	struct lock_class *last_to[2];
 	/* Marks of the path search (lockorder_lock). */
 	unsigned int bfs_gen;
 	struct lockorder_edge *bfs_via; /* the edge it was reached by */
@@ -277,6 +279,16 @@ static void lockorder_save_path(struct lockorder_report *r,
  * first inversion, which r describes (the next acquisition goes on from
  * there). True if every held class was checked and found in order.
  */
+/* from -> to is recorded: remember to in from's cache (under the lock). */
+static void lockorder_note_last_to(struct lock_class *from,
+				   struct lock_class *to)
+{
+	if (from->last_to[0] == to)
+		return;
+	WRITE_ONCE(from->last_to[1], from->last_to[0]);
+	WRITE_ONCE(from->last_to[0], to);
+}
+
 static bool lockorder_check_graph(struct lockorder_task *lt,
 				  struct lockorder_map *map,
 				  struct lock_class *class, unsigned long ip,
@@ -297,7 +309,7 @@ static bool lockorder_check_graph(struct lockorder_task *lt,
 		}
 		e = lockorder_find_edge(h->class, class);
 		if (e) {
-			WRITE_ONCE(h->class->last_to, class);
+			lockorder_note_last_to(h->class, class);
 			continue;
 		}
 		if (!lockorder_edge_room(h, class)) {
@@ -312,7 +324,7 @@ static bool lockorder_check_graph(struct lockorder_task *lt,
 			return false;
 		}
 		lockorder_add_edge(h, class, ip, false);
-		WRITE_ONCE(h->class->last_to, class);
+		lockorder_note_last_to(h->class, class);
 	}
 	if (r->held && !class->recursion_reported) {
 		class->recursion_reported = true;
@@ -403,7 +415,7 @@ static void lockorder_print_recursion(const struct lockorder_report *r)
 }
 
 /*
- * True if every class lt holds names class as its last_to: each has a
+ * True if every class lt holds names class in its last_to[]: each has a
  * recorded edge to it, and the search would pass it. Lock-free: edges are
  * never removed, and the graph without inversions stays acyclic, so no
  * path back from class can appear later.
@@ -411,11 +423,15 @@ static void lockorder_print_recursion(const struct lockorder_report *r)
 static bool lockorder_orders_cached(const struct lockorder_task *lt,
 				    const struct lock_class *class)
 {
+	const struct lock_class *held;
 	unsigned int i;
 
-	for (i = 0; i < lt->depth; i++)
-		if (READ_ONCE(lt->held[i].class->last_to) != class)
+	for (i = 0; i < lt->depth; i++) {
+		held = lt->held[i].class;
+		if (READ_ONCE(held->last_to[0]) != class &&
+		    READ_ONCE(held->last_to[1]) != class)
 			return false;
+	}
 	return true;
 }
 

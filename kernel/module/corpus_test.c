@@ -18,8 +18,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/jump_label_modules.h>
-#include <kunit/mem_snapshot.h>
+#include <fixtures/jump_label_modules.h>
+#include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 
 struct corpus_case {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module parameters and Linux's module API, with the modules of
- * modules/linuxapi/: lx_params's parameters of every type set by
+ * tests/modules/linuxapi/: lx_params's parameters of every type set by
  * load_module(name, args) before init and read back through their getters
  * (module_params_show()); each kind of bad argument refused with its one
  * line (module, parameter, value) and the errno Linux gives, leaking

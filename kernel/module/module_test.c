@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the module loader, with the test modules of kernel/module/test/
+ * Tests of the module loader, with the test modules of tests/modules/loader/
  * (found by module_blob_find()). Suite "module": loads and unloads, every
  * region's protection, exports between modules, references, a failing
  * init, %pS. Suite "module_refusal": broken modules and broken copies of
@@ -29,7 +29,7 @@
 #include <asm/pgtable.h>
 #include <asm/text-patching-stats.h>
 #include <kunit/test.h>
-#include "test/modtest.h"
+#include <fixtures/modtest.h>
 
 /* What the modules reported, reset before every case. */
 static struct {

@@ -29,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/warn_record.h>
 #include <trace/events/sched.h>
 #include <asm/user.h>
 
@@ -397,27 +398,12 @@ bool sched_may_sleep(void)
 EXPORT_SYMBOL_GPL(sched_may_sleep);
 
 /* The callers might_sleep() reported, so that each is reported once. */
-#define MIGHT_SLEEP_RECORD 64
-static unsigned long might_sleep_seen[MIGHT_SLEEP_RECORD];
-static DEFINE_SPINLOCK(might_sleep_lock);
+DEFINE_WARN_RECORD(might_sleep_warned, 64);
 
 /* True the first time caller is seen; past the record's end, always. */
 static bool might_sleep_first(unsigned long caller)
 {
-	unsigned long flags;
-	bool first = true;
-	unsigned int i;
-
-	spin_lock_irqsave(&might_sleep_lock, flags);
-	for (i = 0; i < MIGHT_SLEEP_RECORD && might_sleep_seen[i]; i++)
-		if (might_sleep_seen[i] == caller) {
-			first = false;
-			break;
-		}
-	if (first && i < MIGHT_SLEEP_RECORD)
-		might_sleep_seen[i] = caller;
-	spin_unlock_irqrestore(&might_sleep_lock, flags);
-	return first;
+	return warn_record_first(&might_sleep_warned, (void *)caller, 0);
 }
 
 void __might_sleep(const char *file, int line, unsigned long caller)

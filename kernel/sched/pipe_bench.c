@@ -13,7 +13,7 @@
  *   pipe_roundtrip_traced_insns      a probe on sched_switch (probe=), or
  *                                    the tracer's sched_switch event (event=)
  *   pipe_roundtrip_schedstats_insns  schedstats on
- *   pipe_roundtrip_stepped_insns     single-stepped (lib/bench_step.c):
+ *   pipe_roundtrip_stepped_insns     single-stepped (bench_step.c):
  *   pipe_roundtrip_branches          the same instructions counted one by
  *   pipe_roundtrip_static_branches   one, their branches, and the static
  *                                    branch sites among them, in total and

@@ -6,7 +6,7 @@
  * switch, the whole of yield() included: one thread's timed region spans
  * its rounds, each round two switches (there and back). The thread that
  * started them sleeps in kthread_stop() meanwhile, off the run queue.
- * Then CSB_STEP_ROUNDS more rounds are single-stepped (lib/bench_step.c):
+ * Then CSB_STEP_ROUNDS more rounds are single-stepped (bench_step.c):
  * context_switch_stepped_insns is the same figure counted one instruction
  * at a time, context_switch_static_branches the static branch sites a
  * switch passes (y only).

@@ -13,7 +13,7 @@
 #include <linux/smp.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 #define SKT_SLEEPS 5

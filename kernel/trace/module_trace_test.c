@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tracepoints and trace events in modules: the test modules of
- * modules/trace/ (include/kunit/trace_modules.h) are loaded from the boot
+ * tests/modules/trace/ (<fixtures/trace_modules.h>) are loaded from the boot
  * loader's blobs. A module's own tracepoint is found by name while it is
  * loaded, probed from the kernel with its sites in the module following
  * the probes, and its event recorded by the tracer; a module's probe on a
@@ -22,9 +22,9 @@
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/mem_snapshot.h>
+#include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
-#include <kunit/trace_modules.h>
+#include <fixtures/trace_modules.h>
 #include <trace/events/sched.h>
 
 atomic_t tpm_probe_hits[TPM_NR_PROBES];

@@ -21,7 +21,7 @@
 #include <linux/timer.h>
 #include <linux/trace.h>
 #include <linux/workqueue.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
 #include <asm/text-patching-stats.h>

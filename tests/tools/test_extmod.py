@@ -3,7 +3,7 @@
 
 - the .modinfo records module_param() and MODULE_PARM_DESC() write
   (parm=name:description, parmtype=name:type, as Linux writes them) and
-  the __param entries, for lx_params (modules/linuxapi/);
+  the __param entries, for lx_params (tests/modules/linuxapi/);
 - out-of-tree modules: tests/extmod/ copied to a temporary directory
   outside the tree, built with "make M=<dir> modules" from a Linux-style
   Makefile (KERNELRELEASE, obj-m, foo-y, ccflags-y with $(src)) or a Kbuild
@@ -47,7 +47,7 @@ def param_relocs(path):
 
 class ModinfoParams(unittest.TestCase):
     def setUp(self):
-        self.ko = built('modules/linuxapi/lx_params.ko')
+        self.ko = built('tests/modules/linuxapi/lx_params.ko')
 
     def test_parmtype_of_every_type(self):
         info = modinfo(self.ko)
@@ -136,11 +136,11 @@ class OutOfTree(unittest.TestCase):
         d = self.tmp / 'clash'
         d.mkdir()
         (d / 'Kbuild').write_text('obj-m += lx_params.o\n')
-        shutil.copy(REPO / 'modules/linuxapi/lx_params.c', d)
+        shutil.copy(REPO / 'tests/modules/linuxapi/lx_params.c', d)
         res = self.build('clash')
         self.assertEqual(res.returncode, 2)
         self.assertIn('a module named lx_params exists already, in '
-                      'modules/linuxapi/', res.stderr)
+                      'tests/modules/linuxapi/', res.stderr)
 
     def test_extra_modules_on_the_iso(self):
         iso_dir = f'{BUILD}/extmod-iso'

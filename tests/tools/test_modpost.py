@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""make modules and scripts/modpost.py: the modules of tests/tools/modules/
+"""make modules and scripts/modpost.py: the modules of tests/modules/modpost/
 built with M= against build/test-default; each mistake stops the build
 with one line naming the module and the symbol, good modules pass, and
 Module.symvers lists what each exports."""
@@ -10,7 +10,7 @@ from elftools.elf.elffile import ELFFile
 
 from hosttools import BUILD, REPO, built, make
 
-FIXTURES = 'tests/tools/modules'
+FIXTURES = 'tests/modules/modpost'
 
 
 def modinfo(path):

@@ -5,20 +5,16 @@
  * patching batch. The hooks and their contract: <linux/jump_label_arch.h>.
  */
 #include <linux/kernel.h>
+#include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <asm/jump_label_insn.h>
 #include <asm/text-patching.h>
 
-static const u8 nop2[JUMP_LABEL_SHORT_SIZE] = { JUMP_LABEL_NOP2_BYTES };
-static const u8 nop5[JUMP_LABEL_LONG_SIZE] = { JUMP_LABEL_NOP5_BYTES };
-
 bool arch_jump_entry_is_short(struct jump_entry *entry)
 {
-	u8 op = *(u8 *)jump_entry_code(entry);
-
-	return op == JMP8_INSN_OPCODE || op == nop2[0];
+	return text_insn_is_short(*(u8 *)jump_entry_code(entry));
 }
 
 int arch_jump_entry_size(struct jump_entry *entry)
@@ -27,48 +23,16 @@ int arch_jump_entry_size(struct jump_entry *entry)
 						 JUMP_LABEL_LONG_SIZE;
 }
 
-/*
- * The instruction of @type for a site of @size bytes into @insn. Fixed-size
- * copies and compares: this runs for every site of every flip.
- */
-static void jump_label_insn(struct jump_entry *entry, enum jump_label_type type,
-			    int size, u8 *insn)
+/* The instruction of @type for a site of @size bytes into @insn. */
+static __always_inline void jump_label_insn(struct jump_entry *entry,
+					    enum jump_label_type type,
+					    int size, u8 *insn)
 {
-	long disp;
-	s32 rel32;
-
-	if (type == JUMP_LABEL_NOP) {
-		if (size == JUMP_LABEL_SHORT_SIZE)
-			__builtin_memcpy(insn, nop2, JUMP_LABEL_SHORT_SIZE);
-		else
-			__builtin_memcpy(insn, nop5, JUMP_LABEL_LONG_SIZE);
-		return;
-	}
-	disp = (long)jump_entry_target(entry) -
-	       (long)(jump_entry_code(entry) + size);
-	if (size == JUMP_LABEL_SHORT_SIZE) {
-		insn[0] = JMP8_INSN_OPCODE;
-		insn[1] = (s8)disp;
-	} else {
-		rel32 = disp;
-		insn[0] = JMP32_INSN_OPCODE;
-		__builtin_memcpy(insn + 1, &rel32, sizeof(rel32));
-	}
-}
-
-static bool jump_label_insn_equal(const u8 *a, const u8 *b, int size)
-{
-	u32 x, y;
-	u16 p, q;
-
-	if (size == JUMP_LABEL_SHORT_SIZE) {
-		__builtin_memcpy(&p, a, sizeof(p));
-		__builtin_memcpy(&q, b, sizeof(q));
-		return p == q;
-	}
-	__builtin_memcpy(&x, a, sizeof(x));
-	__builtin_memcpy(&y, b, sizeof(y));
-	return x == y && a[4] == b[4];
+	if (type == JUMP_LABEL_NOP)
+		text_gen_nop(insn, size);
+	else
+		text_gen_jmp(insn, size, jump_entry_code(entry),
+			     jump_entry_target(entry));
 }
 
 /* Prints the site, its key and both instructions; returns -EINVAL. */
@@ -91,7 +55,7 @@ bool arch_jump_label_site_holds(struct jump_entry *entry,
 	u8 want[JUMP_LABEL_MAX_SIZE];
 
 	jump_label_insn(entry, type, size, want);
-	return jump_label_insn_equal((u8 *)jump_entry_code(entry), want, size);
+	return text_insn_same((u8 *)jump_entry_code(entry), want, size);
 }
 
 int arch_jump_label_check_site(struct jump_entry *entry,
@@ -114,22 +78,23 @@ void arch_jump_label_transform_queue(struct jump_entry *entry,
 	u8 old[JUMP_LABEL_MAX_SIZE], insn[JUMP_LABEL_MAX_SIZE];
 
 	BUILD_BUG_ON(JUMP_LABEL_MAX_SIZE > POKE_MAX_OPCODE_SIZE);
-	/* Refuse to write over bytes we did not put there. */
+	/*
+	 * Refuse to write over bytes we did not put there. text_mutex is held
+	 * (text_poke_queue() asserts it), so nobody else writes the site
+	 * between this check and the batch's write.
+	 */
 	jump_label_insn(entry, !type, size, old);
-	if (!jump_label_insn_equal(code, old, size)) {
+	if (!text_insn_same(code, old, size)) {
 		jump_label_bad_site(entry, !type, size, old);
 		panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
 		      code, jump_entry_key(entry));
 	}
 	jump_label_insn(entry, type, size, insn);
-	mutex_lock(&text_mutex);
 	text_poke_queue(code, insn, size);
-	mutex_unlock(&text_mutex);
 }
 
 void arch_jump_label_transform_apply(void)
 {
-	mutex_lock(&text_mutex);
+	lockdep_assert_cpus_held();
 	text_poke_finish();
-	mutex_unlock(&text_mutex);
 }

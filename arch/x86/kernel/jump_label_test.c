@@ -14,7 +14,7 @@
 #include <asm/jump_label_insn.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 DEFINE_STATIC_KEY_FALSE(jlx_false);

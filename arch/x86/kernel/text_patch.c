@@ -34,6 +34,7 @@
  * the handler without a counter that every CPU writes.
  */
 #include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
@@ -132,92 +133,97 @@ static struct {
 } bp_desc;
 static DEFINE_PER_CPU(atomic_t, bp_refs);
 
+/* The kernel image is mapped at a fixed offset; modules need the walk. */
 static phys_addr_t text_virt_to_phys(unsigned long va)
 {
+	unsigned long mask;
+	pteval_t *pte;
 	bool large;
-	pteval_t *pte = lookup_pte(va, &large);
-	unsigned long mask = large ? PMD_SIZE - 1 : PAGE_SIZE - 1;
 
+	if (va >= (unsigned long)_text && va < (unsigned long)_end)
+		return __pa_symbol(va);
+	pte = lookup_pte(va, &large);
+	mask = large ? PMD_SIZE - 1 : PAGE_SIZE - 1;
 	if (!pte)
 		panic("text_poke: %pS (%#lx) is not mapped", (void *)va, va);
 	return (*pte & PTE_PFN_MASK & ~(u64)mask) | (va & mask);
 }
 
-/* The writable alias of one text page, and of the next one if needed. */
+/*
+ * The writable alias of one text page, and of the next one if needed: the
+ * two fixmap slots are adjacent, so [page, page + mapped) is written at
+ * base + offset.
+ */
 struct tp_alias {
 	unsigned long page;	/* the text page mapped at FIX_TEXT_POKE0 */
-	u8 *base;		/* its alias, NULL while nothing is mapped */
-	bool next;		/* page + PAGE_SIZE is mapped at FIX_TEXT_POKE1 */
+	u8 *base;		/* its alias */
+	unsigned long mapped;	/* 0, PAGE_SIZE, or 2 pages (FIX_TEXT_POKE1) */
 };
 
-/* Where to write len bytes of text at va; maps only on a page change. */
-static __always_inline u8 *tp_alias_map(struct tp_alias *a, unsigned long va,
-					size_t len)
+static void tp_alias_unmap(struct tp_alias *a)
+{
+	if (a->mapped > PAGE_SIZE)
+		clear_fixmap(FIX_TEXT_POKE1);
+	if (a->mapped)
+		clear_fixmap(FIX_TEXT_POKE0);
+	a->mapped = 0;
+	a->page = 0; /* text is far above: its offsets are huge */
+}
+
+/* The mapping for [va, va + len) when the current one does not hold it. */
+static noinline u8 *tp_alias_remap(struct tp_alias *a, unsigned long va,
+				   size_t len)
 {
 	unsigned long page = va & PAGE_MASK;
 
 	BUILD_BUG_ON(FIX_TEXT_POKE1 != FIX_TEXT_POKE0 + 1);
-	if (!a->base || a->page != page) {
-		if (a->next)
-			clear_fixmap(FIX_TEXT_POKE1);
-		a->next = false;
-		a->page = page;
-		a->base = set_fixmap(FIX_TEXT_POKE0, text_virt_to_phys(page));
-	}
-	if (va + len > page + PAGE_SIZE && !a->next) {
+	tp_alias_unmap(a);
+	a->page = page;
+	a->base = set_fixmap(FIX_TEXT_POKE0, text_virt_to_phys(page));
+	a->mapped = PAGE_SIZE;
+	if (va + len > page + PAGE_SIZE) {
 		set_fixmap(FIX_TEXT_POKE1, text_virt_to_phys(page + PAGE_SIZE));
-		a->next = true;
+		a->mapped = 2 * PAGE_SIZE;
 	}
 	return a->base + (va - page);
 }
 
-static void tp_alias_unmap(struct tp_alias *a)
-{
-	if (a->next)
-		clear_fixmap(FIX_TEXT_POKE1);
-	if (a->base)
-		clear_fixmap(FIX_TEXT_POKE0);
-}
-
 /*
- * Copies and compares of the 1- to 5-byte pieces a batch writes: a pass
- * makes one per site, so the common lengths (1 and 4) avoid the library.
+ * Where to write len bytes of text at va, va at or above the mapped page
+ * (a pass goes up through a sorted batch); maps only when the mapping does
+ * not hold them. One compare per write.
  */
-static void tp_copy(u8 *dst, const u8 *src, size_t len)
+static __always_inline u8 *tp_alias_map_up(struct tp_alias *a,
+					   unsigned long va, size_t len)
 {
-	if (len == 1)
-		*dst = *src;
-	else if (len == 4)
-		__builtin_memcpy(dst, src, 4);
-	else
-		memcpy(dst, src, len);
+	unsigned long off = va - a->page;
+
+	if (likely(off + len <= a->mapped))
+		return a->base + off;
+	return tp_alias_remap(a, va, len);
 }
 
-static bool tp_same(const u8 *a, const u8 *b, size_t len)
+/* The same for any va (a va below page wraps around to a huge offset). */
+static __always_inline u8 *tp_alias_map(struct tp_alias *a, unsigned long va,
+					size_t len)
 {
-	u32 x, y;
-	u16 p, q;
-
-	switch (len) {
-	case 1:
-		return *a == *b;
-	case 2:
-		__builtin_memcpy(&p, a, 2);
-		__builtin_memcpy(&q, b, 2);
-		return p == q;
-	case 4:
-	case 5:
-		__builtin_memcpy(&x, a, 4);
-		__builtin_memcpy(&y, b, 4);
-		return x == y && (len == 4 || a[4] == b[4]);
-	default:
-		return !memcmp(a, b, len);
-	}
+	if (va < a->page)
+		tp_alias_unmap(a);
+	return tp_alias_map_up(a, va, len);
 }
 
-static void tp_check(const void *addr, const void *bytes, size_t len)
+/* The pieces a batch writes are 1 to 5 bytes; text_poke() may write more. */
+static __always_inline bool tp_same(const u8 *a, const u8 *b, size_t len)
 {
-	if (!tp_same(addr, bytes, len))
+	if (len <= POKE_MAX_OPCODE_SIZE)
+		return text_insn_same(a, b, len);
+	return !memcmp(a, b, len);
+}
+
+static __always_inline void tp_check(const void *addr, const void *bytes,
+				     size_t len)
+{
+	if (unlikely(!tp_same(addr, bytes, len)))
 		panic("text_poke: %pS reads %*ph after writing %*ph", addr,
 		      (int)len, addr, (int)len, bytes);
 }
@@ -241,16 +247,28 @@ void text_poke(void *addr, const void *opcode, size_t len)
 /* The three writes of the protocol: steps 2, 3 and 4. */
 enum tp_pass { TP_INT3, TP_TAILS, TP_FIRST };
 
-static const u8 tp_int3 = INT3_INSN_OPCODE;
-
-/* What @pass writes at @tp: *len bytes from the returned source at +*off. */
-static const u8 *tp_pass_bytes(const struct text_poke_loc *tp,
-			       enum tp_pass pass, unsigned int *off,
-			       unsigned int *len)
+/* The writes of one pass: each pass its own loop (they run per site). */
+static __always_inline void tp_pass_write(struct tp_alias *alias,
+					  struct text_poke_loc *vec,
+					  unsigned int nr, enum tp_pass pass)
 {
-	*off = pass == TP_TAILS;
-	*len = pass == TP_TAILS ? tp->len - 1 : 1;
-	return pass == TP_INT3 ? &tp_int3 : tp->opcode + *off;
+	unsigned long addr;
+	unsigned int i;
+
+	/* The previous pass ended higher up: start again from below. */
+	if (nr && (unsigned long)vec[0].addr < alias->page)
+		tp_alias_unmap(alias);
+	for (i = 0; i < nr; i++) {
+		addr = (unsigned long)vec[i].addr;
+		if (pass == TP_INT3)
+			*tp_alias_map_up(alias, addr, 1) = INT3_INSN_OPCODE;
+		else if (pass == TP_FIRST)
+			*tp_alias_map_up(alias, addr, 1) = vec[i].opcode[0];
+		else if (vec[i].len > 1)
+			text_insn_copy(tp_alias_map_up(alias, addr + 1,
+						       vec[i].len - 1),
+				       vec[i].opcode + 1, vec[i].len - 1);
+	}
 }
 
 /*
@@ -258,20 +276,15 @@ static const u8 *tp_pass_bytes(const struct text_poke_loc *tp,
  * mapping per page (kept in @alias from pass to pass of a batch), then one
  * serialization. The last pass reads every site back, whole.
  */
-static void text_poke_pass(struct tp_alias *alias, struct text_poke_loc *vec,
-			   unsigned int nr, enum tp_pass pass)
+static __always_inline void text_poke_pass(struct tp_alias *alias,
+					   struct text_poke_loc *vec,
+					   unsigned int nr, enum tp_pass pass)
 {
-	unsigned int i, off, len;
 	unsigned long flags;
-	const u8 *src;
+	unsigned int i;
 
 	local_irq_save(flags);
-	for (i = 0; i < nr; i++) {
-		src = tp_pass_bytes(&vec[i], pass, &off, &len);
-		if (len)
-			tp_copy(tp_alias_map(alias, (unsigned long)vec[i].addr + off,
-					     len), src, len);
-	}
+	tp_pass_write(alias, vec, nr, pass);
 	sync_core();
 	if (pass == TP_FIRST)
 		for (i = 0; i < nr; i++)
@@ -387,23 +400,6 @@ static struct text_poke_loc *bp_find(unsigned long ip)
 	return NULL;
 }
 
-/* Where the new instruction at tp sends the CPU. */
-static unsigned long bp_emulate(const struct text_poke_loc *tp)
-{
-	unsigned long next = (unsigned long)tp->addr + tp->len;
-	s32 rel32;
-
-	switch (tp->opcode[0]) {
-	case JMP8_INSN_OPCODE:
-		return next + (s8)tp->opcode[1];
-	case JMP32_INSN_OPCODE:
-		memcpy(&rel32, tp->opcode + 1, sizeof(rel32));
-		return next + rel32;
-	default: /* a NOP */
-		return next;
-	}
-}
-
 /* The int3 hook: an int3 at a site of the batch in flight. */
 static bool poke_int3_handler(struct pt_regs *regs)
 {
@@ -414,7 +410,8 @@ static bool poke_int3_handler(struct pt_regs *regs)
 		return false;
 	tp = bp_find(regs->ip - 1);
 	if (tp) {
-		regs->ip = bp_emulate(tp);
+		regs->ip = text_insn_dest(tp->opcode, tp->len,
+					  (unsigned long)tp->addr);
 		this_cpu_inc(int3_hits);
 		handled = true;
 	}
@@ -437,35 +434,19 @@ void __init text_poke_init(void)
 }
 
 /*
- * CPU hotplug. No batch can be in flight (the hotplug lock is held for
- * writing): a CPU comes up with no reference on any batch; one that died
- * had none left.
- */
-int text_poke_prepare_cpu(unsigned int cpu)
-{
-	WARN_ON_ONCE(READ_ONCE(bp_desc.nr));
-	atomic_set(&per_cpu(bp_refs, cpu), 0);
-	return 0;
-}
-
-int text_poke_dead_cpu(unsigned int cpu)
-{
-	WARN_ONCE(atomic_read(&per_cpu(bp_refs, cpu)),
-		  "text_poke: CPU%u died holding a reference on a batch\n", cpu);
-	atomic_set(&per_cpu(bp_refs, cpu), 0);
-	return 0;
-}
-
-/*
- * The online CPUs only: flips hold the hotplug lock for reading, so none
- * comes or goes during a batch, and an offline CPU runs no kernel text
- * (its reference stays 0 and nobody waits for it).
+ * Every possible CPU's reference, as in Linux: an offline CPU runs no
+ * kernel text, so it never takes a second one, and retiring drops its 1
+ * at once. So CPU hotplug needs no step of the patcher's: batches run
+ * under the hotplug lock (held for reading, or for writing by a hotplug
+ * callback), so no CPU comes or goes during one, and between batches
+ * every reference is 0.
  */
 static void bp_arm(struct text_poke_loc *vec, unsigned int nr)
 {
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu)
+	lockdep_assert_cpus_held();
+	for_each_possible_cpu(cpu)
 		atomic_set(&per_cpu(bp_refs, cpu), 1);
 	WRITE_ONCE(bp_desc.vec, vec);
 	WRITE_ONCE(bp_desc.nr, nr);
@@ -476,7 +457,7 @@ static void bp_retire(void)
 {
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
 		atomic_t *refs = &per_cpu(bp_refs, cpu);
 
 		if (!atomic_dec_and_test(refs))
@@ -551,22 +532,29 @@ static bool text_poke_grow(void)
 	return true;
 }
 
+/* The queue is full: grow it, or apply what it holds. */
+static noinline void text_poke_make_room(void)
+{
+	if (text_poke_grow())
+		return;
+	text_poke_stats.early_flushes++;
+	text_poke_finish();
+}
+
 void text_poke_queue(void *addr, const void *opcode, size_t len)
 {
 	struct text_poke_loc *tp;
 
 	lockdep_assert_held(&text_mutex);
 	BUG_ON(len > POKE_MAX_OPCODE_SIZE || !len);
-	if (tp_nr == tp_cap && !text_poke_grow()) {
-		text_poke_stats.early_flushes++;
-		text_poke_finish();
-	}
+	if (unlikely(tp_nr == tp_cap))
+		text_poke_make_room();
 	if (tp_nr && addr <= tp_vec[tp_nr - 1].addr)
 		tp_unsorted = true;
 	tp = &tp_vec[tp_nr++];
 	tp->addr = addr;
 	tp->len = len;
-	tp_copy(tp->opcode, opcode, len);
+	text_insn_copy(tp->opcode, opcode, len);
 }
 
 static int tp_cmp(const void *a, const void *b)

@@ -21,7 +21,7 @@
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
 #include <asm/tsc.h>
-#include <kunit/static_key_sites.h>
+#include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
 /*

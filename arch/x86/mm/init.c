@@ -318,12 +318,31 @@ void unmap_kernel_range_free(unsigned long va, unsigned long size)
 		free_empty_pte_table(a);
 }
 
+/*
+ * The PTE of a fixmap slot: its page table never moves once it exists,
+ * so the walk is made once per slot (the text patcher maps a slot per
+ * batch page). A race stores the same pointer twice.
+ */
+static pteval_t *fixmap_pte(enum fixed_addresses idx)
+{
+	static pteval_t *ptes[__end_of_fixed_addresses];
+	pteval_t *e;
+
+	BUG_ON(idx >= __end_of_fixed_addresses);
+	e = READ_ONCE(ptes[idx]);
+	if (unlikely(!e)) {
+		e = walk(fix_to_virt(idx), 1, false);
+		BUG_ON(!e);
+		WRITE_ONCE(ptes[idx], e);
+	}
+	return e;
+}
+
 void *set_fixmap(enum fixed_addresses idx, phys_addr_t pa)
 {
 	unsigned long va = fix_to_virt(idx);
-	pteval_t *e = walk(va, 1, false);
+	pteval_t *e = fixmap_pte(idx);
 
-	BUG_ON(idx >= __end_of_fixed_addresses || !e);
 	*e = (pa & PAGE_MASK) | PAGE_KERNEL;
 	invlpg(va);
 	return (void *)(va + (pa & ~PAGE_MASK));
@@ -332,10 +351,8 @@ void *set_fixmap(enum fixed_addresses idx, phys_addr_t pa)
 void clear_fixmap(enum fixed_addresses idx)
 {
 	unsigned long va = fix_to_virt(idx);
-	pteval_t *e = walk(va, 1, false);
 
-	BUG_ON(idx >= __end_of_fixed_addresses || !e);
-	*e = 0;
+	*fixmap_pte(idx) = 0;
 	invlpg(va);
 }
 

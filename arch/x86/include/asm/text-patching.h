@@ -3,7 +3,7 @@
 #define _ASM_X86_TEXT_PATCHING_H
 
 #include <linux/init.h>
-#include <linux/mutex.h>
+#include <linux/memory.h>
 #include <linux/types.h>
 #include <asm/jump_label_insn.h>
 
@@ -11,11 +11,122 @@
 #define POKE_MAX_OPCODE_SIZE 5
 
 /*
- * Serializes every write of kernel text (the alias mapping is one per
- * system). Every function below must be called with it held, and asserts
- * so with lockdep_assert_held().
+ * The instructions the patcher writes and emulates, encoded, decoded and
+ * compared here only: the jump-label sites (a NOP or a jmp of 2 or 5
+ * bytes, the bytes in <asm/jump_label_insn.h>, which the host tools share)
+ * and the int3 of the batch protocol. Fixed-size copies and compares:
+ * these run for every site of every flip.
  */
-extern struct mutex text_mutex;
+
+/* The NOP of size (2 or 5) bytes into insn. */
+static __always_inline void text_gen_nop(u8 *insn, int size)
+{
+	static const u8 nop2[] = { JUMP_LABEL_NOP2_BYTES };
+	static const u8 nop5[] = { JUMP_LABEL_NOP5_BYTES };
+
+	if (size == JUMP_LABEL_SHORT_SIZE)
+		__builtin_memcpy(insn, nop2, JUMP_LABEL_SHORT_SIZE);
+	else
+		__builtin_memcpy(insn, nop5, JUMP_LABEL_LONG_SIZE);
+}
+
+/* The jmp of size (2 or 5) bytes at addr to dest into insn. */
+static __always_inline void text_gen_jmp(u8 *insn, int size,
+					 unsigned long addr,
+					 unsigned long dest)
+{
+	long disp = (long)dest - (long)(addr + size);
+	s32 rel32 = disp;
+
+	if (size == JUMP_LABEL_SHORT_SIZE) {
+		insn[0] = JMP8_INSN_OPCODE;
+		insn[1] = (s8)disp;
+	} else {
+		insn[0] = JMP32_INSN_OPCODE;
+		__builtin_memcpy(insn + 1, &rel32, sizeof(rel32));
+	}
+}
+
+/* True if the first byte of a site is its short (2-byte) form. */
+static __always_inline bool text_insn_is_short(u8 op)
+{
+	static const u8 nop2[] = { JUMP_LABEL_NOP2_BYTES };
+
+	return op == JMP8_INSN_OPCODE || op == nop2[0];
+}
+
+/* Where the instruction insn (len bytes, at addr) sends the CPU. */
+static __always_inline unsigned long
+text_insn_dest(const u8 *insn, unsigned int len, unsigned long addr)
+{
+	unsigned long next = addr + len;
+	s32 rel32;
+
+	switch (insn[0]) {
+	case JMP8_INSN_OPCODE:
+		return next + (s8)insn[1];
+	case JMP32_INSN_OPCODE:
+		__builtin_memcpy(&rel32, insn + 1, sizeof(rel32));
+		return next + rel32;
+	default: /* a NOP */
+		return next;
+	}
+}
+
+/* len (1 to POKE_MAX_OPCODE_SIZE) bytes from src to dst. */
+static __always_inline void text_insn_copy(u8 *dst, const u8 *src,
+					   unsigned int len)
+{
+	switch (len) {
+	case 1:
+		*dst = *src;
+		break;
+	case 2:
+		__builtin_memcpy(dst, src, 2);
+		break;
+	case 4:
+		__builtin_memcpy(dst, src, 4);
+		break;
+	case 5:
+		__builtin_memcpy(dst, src, 4);
+		dst[4] = src[4];
+		break;
+	default:
+		__builtin_memcpy(dst, src, 3);
+		break;
+	}
+}
+
+/* True if the len (1 to POKE_MAX_OPCODE_SIZE) bytes at a and b match. */
+static __always_inline bool text_insn_same(const u8 *a, const u8 *b,
+					   unsigned int len)
+{
+	u32 x, y;
+	u16 p, q;
+
+	switch (len) {
+	case 1:
+		return *a == *b;
+	case 2:
+		__builtin_memcpy(&p, a, 2);
+		__builtin_memcpy(&q, b, 2);
+		return p == q;
+	case 3:
+		__builtin_memcpy(&p, a, 2);
+		__builtin_memcpy(&q, b, 2);
+		return p == q && a[2] == b[2];
+	default:
+		__builtin_memcpy(&x, a, 4);
+		__builtin_memcpy(&y, b, 4);
+		return x == y && (len == 4 || a[4] == b[4]);
+	}
+}
+
+/*
+ * text_mutex (<linux/memory.h>) serializes every write of kernel text (the
+ * alias mapping is one per system). Every function below must be called
+ * with it held, and asserts so with lockdep_assert_held().
+ */
 
 /*
  * Writes len (<= PAGE_SIZE) bytes of kernel text at addr through a
@@ -37,9 +148,5 @@ void text_poke_finish(void);
 
 /* Registers the int3 handler of the batches; once, during boot. */
 void __init text_poke_init(void);
-
-/* CPU hotplug states (<linux/cpuhotplug.h>): a CPU's batch reference. */
-int text_poke_prepare_cpu(unsigned int cpu);
-int text_poke_dead_cpu(unsigned int cpu);
 
 #endif /* _ASM_X86_TEXT_PATCHING_H */

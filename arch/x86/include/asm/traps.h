@@ -51,7 +51,7 @@ void unregister_int3_hook(struct int3_hook *hook);
 
 /*
  * The single-step trap (#DB with EFLAGS.TF set): one hook, for the
- * benchmarks' instruction counting (lib/bench_step.c), NULL when unset.
+ * benchmarks' instruction counting (bench_step.c), NULL when unset.
  * It runs after every instruction while TF is set, interrupts off, and
  * returns true when it handled the trap (it clears X86_EFLAGS_TF in
  * regs->flags to stop); a #DB no hook claims is fatal.
