@@ -127,11 +127,12 @@ static bool ksyms_have(const struct kernel_symbol *syms, unsigned int n,
 }
 
 /*
- * An old-API key (struct static_key x = STATIC_KEY_INIT_FALSE: no DEFINE_
- * macro, so not in __static_keys) exported by its owner, the kernel (NULL)
- * or another module: Linux's own selftest names such keys of another
- * module. An export is the start of a symbol the owner chose to share, so
- * an address inside a key or beside a function pointer is never one.
+ * An old-API key (a struct static_key set by the old initializer: no
+ * DEFINE_ macro, so not in __static_keys) exported by its owner, the
+ * kernel (NULL) or another module: Linux's own selftest names such keys of
+ * another module. An export is the start of a symbol the owner chose to
+ * share, so an address inside a key or beside a function pointer is never
+ * one.
  */
 static bool jump_label_exported_key(struct module *owner, unsigned long k)
 {
@@ -146,11 +147,11 @@ static bool jump_label_exported_key(struct module *owner, unsigned long k)
 }
 
 /*
- * A key of mod's own from the old API's initializer (struct static_key x =
- * STATIC_KEY_INIT_FALSE: no DEFINE_ macro, so not in __static_keys): at a
- * key's step from the start of one of its symbols, as an initializer left
- * it (count 0 or 1, the type bit alike, nothing linked). Only the
- * module's own data is taken on these grounds: a mistake misleads it alone.
+ * A key of mod's own from the old API's initializer (no DEFINE_ macro,
+ * so not in __static_keys): at a key's step from the start of one of its
+ * symbols, as an initializer left it (count 0 or 1, the type bit alike,
+ * nothing linked). Only the module's own data is taken on these grounds:
+ * a mistake misleads it alone.
  */
 static bool jump_label_module_old_key(struct static_key *key)
 {

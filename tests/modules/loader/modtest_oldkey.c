@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test module: a key of its own from the old API's initializer, which no
- * DEFINE_ macro lists in __static_keys, with a site in .text: Linux code
- * written so must still load (kernel/jump_label.c finds the key through
- * the module's symbols).
+ * Test module (old-api: allowed, a test of it): a key of its own from the
+ * old API's initializer, which no DEFINE_ macro lists in __static_keys,
+ * with a site in .text: Linux code written so must still load
+ * (kernel/jump_label_module.c finds the key through the module's symbols).
  */
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/module.h>
 #include "modtest.h"
 
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static struct static_key modtest_old_key = STATIC_KEY_INIT_FALSE;
 
 static noinline int modtest_oldkey_on(void)
