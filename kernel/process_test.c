@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace.h>
-#include <kunit/mem_snapshot.h>
+#include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 
 static int run(struct kunit *test, const char *path, const char *arg)

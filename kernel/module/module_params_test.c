@@ -17,7 +17,7 @@
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
-#include <kunit/mem_snapshot.h>
+#include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 
 #define MPT_VALUES 512

@@ -7,7 +7,7 @@
 #include <linux/init.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static DEFINE_STATIC_KEY_DEFERRED_FALSE(modtest_deferred_key, HZ / 10);
 

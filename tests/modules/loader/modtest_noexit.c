@@ -5,7 +5,7 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static int __init modtest_noexit_init(void)
 {

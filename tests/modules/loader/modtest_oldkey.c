@@ -8,7 +8,7 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/module.h>
-#include "modtest.h"
+#include <fixtures/modtest.h>
 
 static struct static_key modtest_old_key = STATIC_KEY_INIT_FALSE;
 
