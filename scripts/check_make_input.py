@@ -53,11 +53,12 @@ def cases(work):
                                             'no_such_suite', 'CPUS': '1'},
              fails=True, says='kunit: no test matches kunit.filter_glob='
                               'no_such_suite kunit.filter=:'),
-        dict(name='make run with MEM=6M, as little as README says is enough',
-             target='run', vars={'MEM': '6M', 'CPUS': '1'},
+        dict(name='make run with MEM=6M, as little as README says is enough'
+                  ' (without user programs)',
+             target='run', vars={'MEM': '6M', 'CPUS': '1', 'USER_PROGS': ''},
              stdin='poweroff\n', fails=False, says='reboot: Power down'),
         dict(name='make run, too little memory for GRUB', target='run',
-             vars={'MEM': '2M', 'CPUS': '1'}, fails=True,
+             vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
              says='grub: cannot load the kernel'),
     ]
 
