@@ -13,6 +13,7 @@
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), "BUILD_BUG_ON failed: " #cond)
 
 /* As the kernel's: the bytes written, never more than size - 1. */
 static inline int scnprintf(char *buf, size_t size, const char *fmt, ...)
