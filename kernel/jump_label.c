@@ -859,3 +859,26 @@ void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
 	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
 }
 EXPORT_SYMBOL_GPL(jump_label_rate_limit);
+
+#ifdef CONFIG_MODULES
+/*
+ * Runs now the pending last dec of each deferred key mod defines: its
+ * delayed work lives in mod's memory, which is about to be freed. Called
+ * after its exit, without module_mutex (the work takes the hotplug lock
+ * and jump_label_mutex).
+ */
+void jump_label_module_flush(struct module *mod)
+{
+	const struct static_key_def *def;
+	struct static_key_deferred *dk;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_static_keys; i++) {
+		def = &mod->static_keys[i];
+		if (!(def->flags & STATIC_KEY_DEF_DEFERRED))
+			continue;
+		dk = container_of(def->key, struct static_key_deferred, key);
+		static_key_deferred_flush(dk);
+	}
+}
+#endif

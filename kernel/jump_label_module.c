@@ -6,7 +6,6 @@
 #include <linux/kernel.h>
 #include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
-#include <linux/jump_label_ratelimit.h>
 #include <linux/list.h>
 #include <linux/memory.h>
 #include <linux/module.h>
@@ -544,25 +543,4 @@ void jump_label_module_del(struct module *mod)
 	}
 	jump_label_unlock();
 	cpus_read_unlock();
-}
-
-/*
- * Runs now the pending last dec of each deferred key mod defines: its
- * delayed work lives in mod's memory, which is about to be freed. Called
- * after its exit, without module_mutex (the work takes the hotplug lock
- * and jump_label_mutex).
- */
-void jump_label_module_flush(struct module *mod)
-{
-	const struct static_key_def *def;
-	struct static_key_deferred *dk;
-	unsigned int i;
-
-	for (i = 0; i < mod->num_static_keys; i++) {
-		def = &mod->static_keys[i];
-		if (!(def->flags & STATIC_KEY_DEF_DEFERRED))
-			continue;
-		dk = container_of(def->key, struct static_key_deferred, key);
-		static_key_deferred_flush(dk);
-	}
 }

@@ -33,6 +33,12 @@ static int __init lx_maybe_ro_init(void)
 	return 0;
 }
 
+/* An init without an exit could not be unloaded (-EBUSY, as in Linux). */
+static void __exit lx_maybe_ro_exit(void)
+{
+}
+
 module_init(lx_maybe_ro_init);
+module_exit(lx_maybe_ro_exit);
 MODULE_DESCRIPTION("DEFINE_STATIC_KEY_MAYBE_RO keys in a module");
 MODULE_LICENSE("GPL");
