@@ -134,6 +134,23 @@ static void files_close_all(struct process *p)
 	}
 }
 
+/*
+ * Undoes process_alloc() for a process that never ran: its files and
+ * memory, if it got them, then its slot and its place among the children.
+ */
+static void process_abort(struct process *p)
+{
+	files_close_all(p);
+	if (p->mm)
+		mm_free(p->mm);
+	p->zombie = true;
+	spin_lock_irq(&process_lock);
+	list_del_init(&p->sibling);
+	live_processes--;
+	spin_unlock_irq(&process_lock);
+	process_free(p);
+}
+
 int process_spawn(const char *path, const char *const *argv,
 		  const char *const *envp, struct process **out)
 {
@@ -174,15 +191,7 @@ int process_spawn(const char *path, const char *const *argv,
 	return 0;
 
 out_free:
-	files_close_all(p);
-	if (p->mm)
-		mm_free(p->mm);
-	p->zombie = true;
-	spin_lock_irq(&process_lock);
-	list_del_init(&p->sibling);
-	live_processes--;
-	spin_unlock_irq(&process_lock);
-	process_free(p);
+	process_abort(p);
 	return ret;
 }
 
@@ -482,14 +491,7 @@ static long do_fork(unsigned long flags, unsigned long newsp,
 	return p->pid;
 
 out_free:
-	if (p->mm)
-		mm_free(p->mm);
-	p->zombie = true;
-	spin_lock_irq(&process_lock);
-	list_del_init(&p->sibling);
-	live_processes--;
-	spin_unlock_irq(&process_lock);
-	process_free(p);
+	process_abort(p);
 	return ret;
 }
 
