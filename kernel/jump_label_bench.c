@@ -160,7 +160,10 @@ static void bench_table(void)
 }
 bench_case("table", bench_table);
 
-/* Keys with 1, 56, 256 and 1,024 sites; each function runs all of one. */
+/*
+ * Keys with 1, 4, 56, 256 and 1,024 sites; each function runs all of one.
+ * The 4-site key matches the small key of Linux's column (make bench-linux).
+ */
 #define JLB_S1(k) n += static_branch_unlikely(&k);
 #define JLB_S8(k) JLB_S1(k) JLB_S1(k) JLB_S1(k) JLB_S1(k) \
 		  JLB_S1(k) JLB_S1(k) JLB_S1(k) JLB_S1(k)
@@ -179,6 +182,8 @@ bench_case("table", bench_table);
 	}
 
 JLB_FLIP_KEY(1, JLB_S1(jlb_flip1))
+JLB_FLIP_KEY(4, JLB_S1(jlb_flip4) JLB_S1(jlb_flip4) JLB_S1(jlb_flip4)
+		 JLB_S1(jlb_flip4))
 JLB_FLIP_KEY(56, JLB_S56(jlb_flip56))
 JLB_FLIP_KEY(256, JLB_S256(jlb_flip256))
 JLB_FLIP_KEY(1024, JLB_S256(jlb_flip1024) JLB_S256(jlb_flip1024)
@@ -190,6 +195,7 @@ static const struct {
 	unsigned int sites;
 } jlb_flips[] = {
 	{ &jlb_flip1, jlb_flip1_fn, 1 },
+	{ &jlb_flip4, jlb_flip4_fn, 4 },
 	{ &jlb_flip56, jlb_flip56_fn, 56 },
 	{ &jlb_flip256, jlb_flip256_fn, 256 },
 	{ &jlb_flip1024, jlb_flip1024_fn, 1024 },

@@ -185,7 +185,7 @@ GROUPS = (
 ) + bench_footprint.GROUPS
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
 
-FLIP_SITES = (1, 56, 256, 1024)
+FLIP_SITES = (1, 4, 56, 256, 1024)
 BENCH_RE = re.compile(r'BENCH (\{.*\})\s*$')
 
 
@@ -753,7 +753,7 @@ def gnuplot_script(panels, terminal, image):
              "set datafile missing 'NaN'",
              'set logscale xy', 'set grid', 'set key top left',
              'set xlabel "sites per key"',
-             'set xtics (1, 56, 256, 1024)',
+             'set xtics (1, 4, 56, 256, 1024)',
              'set xrange [0.7:1500]',
              f'set multiplot layout 1,{len(panels)}']
     for data, ylabel, title in panels:

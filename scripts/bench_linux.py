@@ -436,7 +436,7 @@ def linux_records(parsed, sites=None, config='linux'):
 
 # (label, Linux record (name, params), ours (name, params prefix) or the
 # reason ours is missing).
-PENDING_USER = 'pending: needs user space (issue 22)'
+PENDING_USER = 'missing: run make bench (y)'
 PENDING_MODULE = 'no module'
 
 
@@ -479,6 +479,9 @@ def table_rows(linux, ours, sites, module_why):
         value = ours_value(ours, name, exact[0] if exact else '', exact)
         return value if value is not None else PENDING_USER
 
+    our_sites = next((r['params'][len('sites='):] for r in ours
+                      if r['config'] == 'y' and r['name'] ==
+                      'user_schedstats_flip_insns_per_site'), None)
     rows = [
         ('pipe round trip (user, schedstats off)',
          our_user('user_pipe_roundtrip_insns', 'schedstats=0', ''),
@@ -491,15 +494,15 @@ def table_rows(linux, ours, sites, module_why):
         ('schedstats on via /proc/sys (write)',
          our_user('user_schedstats_flip_insns', 'on', ''),
          lin('user_schedstats_flip_insns', 'on')),
-        (f'schedstats on, per site ({sites or "?"} sites in Linux)',
+        (f'schedstats on, per site (sites: ours {our_sites or "?"}, '
+         f'Linux {sites or "?"})',
          our_user('user_schedstats_flip_insns_per_site'),
          lin('user_schedstats_flip_insns_per_site', f'sites={sites}')),
     ]
     for n in (1, 4, 56, 256, 1024):
         ours_v = ours_flip(ours, n, True)
         if ours_v is None:
-            ours_v = ('no such key in bench=flip' if n == 4 else
-                      'missing: run make bench (y)')
+            ours_v = PENDING_USER
         linux_v = lin('flip_insns_per_site', f'sites={n},module')
         if module_why and linux_v == 'missing':
             linux_v = module_why

@@ -11,6 +11,9 @@ Debian's Linux) run as processes under -icount on one CPU, and their
     user_pipe_roundtrip_insns   per round trip, params schedstats=0|1
     user_schedstats_flip_insns  a write of /proc/sys/kernel/sched_schedstats,
                                 params on|off|noop
+    user_schedstats_flip_insns_per_site   on / the sched_schedstats key's
+                                sites in OUT/<run>/vmlinux's __jump_table
+                                (params sites=N), as for Linux
     boot_first_user_insns       rdtsc at benchinit's first instruction
 
 A boot that fails or prints no "bench: done" line is an error of the
@@ -24,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_linux  # noqa: E402
+import check_jump_table  # noqa: E402
 import qemu  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -54,14 +58,28 @@ def boot_log(iso_dir, timeout, report):
     return log
 
 
-def records_of(config, log, report):
+def key_sites(vmlinux, name, report):
+    """The sites of key name in vmlinux's __jump_table, or None."""
+    try:
+        with open(vmlinux, 'rb') as f:
+            image = check_jump_table.Image(f)
+            key, = image.symbols([name])
+            addr, data, _ = check_jump_table.find_table(image)
+            entries = check_jump_table.read_entries(image, addr, data)
+    except (OSError, ValueError, check_jump_table.CheckError) as exc:
+        report.warn(f'user: {vmlinux}: no site count of {name}: {exc}')
+        return None
+    return sum(1 for e in entries if e.key == key) or None
+
+
+def records_of(config, log, report, sites=None):
     try:
         lines = log.read_text(encoding='utf-8', errors='replace').splitlines()
     except OSError as exc:
         report.error(f'user: {log}: {exc.strerror}')
         return []
     parsed = bench_linux.parse_bench_lines(lines)
-    out = bench_linux.linux_records(parsed)
+    out = bench_linux.linux_records(parsed, sites)
     for error in parsed.errors:
         report.error(f'user ({config}): {error} (see {log})')
     if not parsed.done:
@@ -85,5 +103,7 @@ def collect(run_names, base, args, report):
             if not build_iso(build_dir, iso_dir, report):
                 continue
             log = boot_log(iso_dir, args.timeout, report)
-        out += records_of(config, log, report)
+        sites = key_sites(build_dir / 'vmlinux', bench_linux.SCHEDSTATS_KEY,
+                          report)
+        out += records_of(config, log, report, sites)
     return out
