@@ -750,10 +750,14 @@ model: deps
 
 # Static keys y vs n: builds and boots build/bench/{y,n,y-smp}, prints a
 # table, writes build/bench/results.json and a gnuplot plot; then the
-# Linux column (bench-linux), which a missing package only skips.
+# Linux column (bench-linux), which a missing package only skips; last,
+# README.md's Performance table from that one run
+# (scripts/bench_readme.py, build/bench/README-table.md).
 bench:
 	$(Q)scripts/install-deps.sh --bench && { $(PYTHON) scripts/bench.py; \
-		s=$$?; $(PYTHON) scripts/bench_linux.py || s=1; exit $$s; }
+		s=$$?; $(PYTHON) scripts/bench_linux.py || s=1; \
+		$(PYTHON) scripts/bench_readme.py \
+			--out build/bench/README-table.md || s=1; exit $$s; }
 
 # Debian's Linux (linux-image-amd64, fetched and cached in build/bench/linux)
 # under the same QEMU, the same user programs: its column beside ours (y,

@@ -1,0 +1,277 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""README's Performance table, written from one make bench run.
+
+make bench (scripts/bench.py, then scripts/bench_linux.py) leaves every
+figure of the run in OUT/results.json: configs y, n, y-smp (4 CPUs) and
+linux (Debian's Linux 6.1 under the same QEMU flags). This script turns
+that file into the Markdown table README.md shows, one row per figure,
+columns y, n, Linux 6.1 and y / Linux, so the table is never edited by
+hand and always comes from a single run. make bench writes it to
+OUT/README-table.md.
+
+A cell holds the values of the row's params, in order, joined by " / ";
+a value the run does not have is "?" (a partial run says so), a figure
+that does not exist for a config is "-". The ratio is y over Linux, for
+the values both have.
+
+Usage
+    scripts/bench_readme.py [--results FILE] [--out FILE]
+
+Exit status 0, or 1 if FILE is missing or unreadable, naming it.
+"""
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_RESULTS = REPO_ROOT / 'build' / 'bench' / 'results.json'
+SITES = (1, 4, 56, 256, 1024)
+
+
+@dataclass
+class Row:
+    """label; record name; params per config (None: no such figure);
+    per_site divides each value by the sites= in its params."""
+    label: str
+    name: str
+    y: tuple = ('',)
+    n: tuple = None
+    linux: tuple = None
+    y_config: str = 'y'
+    per_site: bool = False
+    prefix: bool = False
+
+    def params(self, column):
+        return {'y': self.y, 'n': self.n, 'linux': self.linux}[column]
+
+    def config(self, column):
+        return self.y_config if column == 'y' else column
+
+
+def both(params):
+    """The same params for y and n."""
+    return {'y': params, 'n': params}
+
+
+def batched(mode, cpus=1, sites=SITES):
+    return tuple(f'sites={s},{mode},cpus={cpus}' for s in sites)
+
+
+def module(sites=SITES):
+    return tuple(f'sites={s},module' for s in sites)
+
+
+ROWS = (
+    Row('`site_absent_insns`: small function, no branch',
+        'site_absent_insns', **both(('',))),
+    Row('`site_disabled_insns`: same with one disabled '
+        '`static_branch_unlikely()`', 'site_disabled_insns', **both(('',))),
+    Row('`site_enabled_insns`: same, key enabled', 'site_enabled_insns',
+        **both(('',))),
+    Row('`getppid_insns`: getppid-like fast path with a rare branch',
+        'getppid_insns', **both(('',))),
+    Row('`fastpath_bytes`: its size in the image', 'fastpath_bytes',
+        **both(('jlb_getppid',))),
+    Row('`inc_fast_insns`: `static_key_slow_inc()` + `dec` on an enabled '
+        'key', 'inc_fast_insns', **both(('',))),
+    Row('`flip_sync_rounds`, 56 / 1,024 sites, batched (4 CPUs)',
+        'flip_sync_rounds', y=batched('batched', 4, (56, 1024)),
+        y_config='y-smp'),
+    Row('`flip_sync_rounds`, 56 / 1,024 sites, unbatched (4 CPUs)',
+        'flip_sync_rounds', y=batched('unbatched', 4, (56, 1024)),
+        y_config='y-smp'),
+    Row('`flip_ipis`, 56 sites, batched / unbatched (4 CPUs)', 'flip_ipis',
+        y=('sites=56,batched,cpus=4', 'sites=56,unbatched,cpus=4'),
+        y_config='y-smp'),
+    Row('`flip_insns`, 1 / 4 / 56 / 256 / 1,024 sites, batched (Linux: a '
+        'module\'s key, `static_branch_enable()` + `disable()` / 2)',
+        'flip_insns', y=batched('batched'), linux=module()),
+    Row('the same per site', 'flip_insns', y=batched('batched'),
+        linux=module(), per_site=True),
+    Row('`flip_insns`, 56 / 1,024 sites, unbatched', 'flip_insns',
+        y=batched('unbatched', 1, (56, 1024))),
+    Row('`int3_insns` per hit, batch of 1 / 4 / 56 / 1,024', 'int3_insns',
+        y=tuple(f'batch={s}' for s in (1, 4, 56, 1024))),
+    Row('`int3_trap_insns`: exception entry and exit, a trivial hook',
+        'int3_trap_insns'),
+    Row('`int3_handler_insns`: the batch handler itself, batch of 1 / 4 / '
+        '56 / 1,024', 'int3_handler_insns',
+        y=tuple(f'batch={s}' for s in (1, 4, 56, 1024))),
+    Row('`entry_bytes`', 'entry_bytes'),
+    Row('`table_entries`: jump entries of the kernel image', 'table_entries'),
+    Row('`init_insns`: `jump_label_init()`, whole table', 'init_insns'),
+    Row('`init_insns_per_entry`', 'init_insns_per_entry'),
+    Row('`short_site_share` (2-byte sites), %: keys of <= 16 sites / all',
+        'short_site_share', y=('keys of <= 16 sites', 'all sites')),
+    Row('`timer_tick_insns`: one tick, no timer due, 0 / 1,000 timers '
+        'pending', 'timer_tick_insns', **both(('pending=0', 'pending=1000'))),
+    Row('`context_switch_insns`: two kthreads yielding to each other',
+        'context_switch_insns', **both(('',))),
+    Row('`context_switch_static_branches`: static branch sites one switch '
+        'passes', 'context_switch_static_branches'),
+    Row('`synchronize_rcu_insns`: 1 CPU, no reader',
+        'synchronize_rcu_insns', **both(('',))),
+    Row('`pipe_roundtrip_insns`: in-kernel sched pipe round trip, two '
+        'kthreads, one CPU', 'pipe_roundtrip_insns', **both(('',))),
+    Row('`pipe_roundtrip_switches`: context switches a round trip',
+        'pipe_roundtrip_switches', **both(('',))),
+    Row('`pipe_roundtrip_branches`: all / conditional (single-stepped)',
+        'pipe_roundtrip_branches', **both(('', 'conditional'))),
+    Row('`pipe_roundtrip_static_branches`: static branch sites a round '
+        'trip passes', 'pipe_roundtrip_static_branches'),
+    Row('`pipe_roundtrip_traced_insns`: a probe on `sched_switch` / the '
+        'tracer\'s event', 'pipe_roundtrip_traced_insns',
+        **both(('probe=sched_switch', 'event=sched_switch'))),
+    Row('`pipe_roundtrip_schedstats_insns`: schedstats on',
+        'pipe_roundtrip_schedstats_insns', **both(('',))),
+    Row('`pipe_roundtrip_icache_lines`: 64-byte instruction lines, '
+        'hot-path layout / link order', 'pipe_roundtrip_icache_lines',
+        **both(('layout=default', 'layout=linkorder'))),
+    Row('`pipe_roundtrip_text_pages`: 4 KiB text pages, the same',
+        'pipe_roundtrip_text_pages',
+        **both(('layout=default', 'layout=linkorder'))),
+    Row('`pipe_roundtrip_data_lines`: data lines read',
+        'pipe_roundtrip_data_lines', **both(('layout=default',))),
+    Row('`pipe_roundtrip_mispredicts` (model), the same',
+        'pipe_roundtrip_mispredicts',
+        **both(('layout=default', 'layout=linkorder'))),
+    Row('`deferred_storm_batches`: 1,000 inc/dec pairs, rl=0 / rl=HZ/10',
+        'deferred_storm_batches',
+        y=('rl=0,pairs=1000', 'rl=HZ/10,pairs=1000')),
+    Row('`flip_sync_rounds`: a key with sites in the kernel and 3 modules '
+        '(8 sites)', 'flip_sync_rounds',
+        y=('key=jlm_core_false,modules=3,sites=8',)),
+    Row('`module_load_insns`: jlm_core_user (9 entries) / jlm_base (6) / '
+        'jlm_base_user (6)', 'module_load_insns',
+        y=('module=jlm_core_user,entries=9', 'module=jlm_base,entries=6',
+           'module=jlm_base_user,entries=6')),
+    Row('`module_jump_label_insns_per_entry`: the jump-label part, the '
+        'same modules', 'module_jump_label_insns_per_entry',
+        y=('module=jlm_core_user,entries=9', 'module=jlm_base,entries=6',
+           'module=jlm_base_user,entries=6')),
+    Row('`module_unload_insns`: the same modules', 'module_unload_insns',
+        y=('module=jlm_core_user', 'module=jlm_base',
+           'module=jlm_base_user')),
+    Row('`user_pipe_roundtrip_insns`: two processes, two pipes, one CPU '
+        '(perf bench sched pipe), schedstats off / on',
+        'user_pipe_roundtrip_insns',
+        **both(('schedstats=0', 'schedstats=1')),
+        linux=('schedstats=0', 'schedstats=1')),
+    Row('`user_getppid_insns`: one `getppid()` from user space',
+        'user_getppid_insns', **both(('',)), linux=('',)),
+    Row('`user_schedstats_flip_insns`: `sched_schedstats` on through '
+        '`/proc/sys`', 'user_schedstats_flip_insns', **both(('on',)),
+        linux=('on',)),
+    Row('the same per site of the key (sites: the image\'s `__jump_table`)',
+        'user_schedstats_flip_insns_per_site', y=('sites=',),
+        linux=('sites=',), prefix=True),
+    Row('`boot_first_user_insns`: boot to the first user instruction '
+        '(firmware included: GRUB here, `-kernel` for Linux)',
+        'boot_first_user_insns', **both(('',)), linux=('',)),
+)
+
+COLUMNS = ('y', 'n', 'linux')
+
+
+def load(path):
+    try:
+        return json.loads(Path(path).read_text(encoding='utf-8'))
+    except OSError as exc:
+        raise SystemExit(f'bench_readme: {path}: {exc.strerror}; run make '
+                         'bench first') from None
+    except ValueError as exc:
+        raise SystemExit(f'bench_readme: {path}: not JSON ({exc})') from None
+
+
+def lookup(records, row, column, params):
+    """(value, params found) or (None, None)."""
+    config = row.config(column)
+    for r in records:
+        if r.get('config') != config or r.get('name') != row.name:
+            continue
+        have = r.get('params', '')
+        words = have.split(',') if have else []
+        clean = ','.join(w for w in words if w != 'partial')
+        if clean == params or (row.prefix and clean.startswith(params)):
+            return r['value'], clean
+    return None, None
+
+
+def sites_of(params):
+    for word in params.split(','):
+        if word.startswith('sites='):
+            return int(word[len('sites='):])
+    return None
+
+
+def values(records, row, column):
+    """[value or None] per param; None if the row has no such column."""
+    wanted = row.params(column)
+    if wanted is None:
+        return None
+    out = []
+    for params in wanted:
+        value, found = lookup(records, row, column, params)
+        if value is not None and row.per_site:
+            value = value / sites_of(found)
+        out.append(value)
+    return out
+
+
+def fmt(value):
+    if value is None:
+        return '?'
+    if abs(value - round(value)) < 0.005:
+        return f'{round(value):,}'
+    return f'{value:,.2f}' if abs(value) < 1000 else f'{value:,.1f}'
+
+
+def cell(vals):
+    return '-' if vals is None else ' / '.join(fmt(v) for v in vals)
+
+
+def ratio(ours, linux):
+    if not ours or not linux:
+        return ''
+    pairs = [f'{o / li:.3g}' if o is not None and li else '?'
+             for o, li in zip(ours, linux)]
+    return ' / '.join(pairs)
+
+
+def table(records):
+    lines = ['| figure | y | n | Linux 6.1 | y / Linux |',
+             '|---|---|---|---|---|']
+    for row in ROWS:
+        got = {c: values(records, row, c) for c in COLUMNS}
+        lines.append(f'| {row.label} | {cell(got["y"])} | {cell(got["n"])} '
+                     f'| {cell(got["linux"])} | '
+                     f'{ratio(got["y"], got["linux"])} |')
+    partial = any('partial' in r.get('params', '').split(',')
+                  for r in records)
+    if partial:
+        lines.append('')
+        lines.append('(partial run: a figure marked partial in the results '
+                     'is shown, but the run did not finish)')
+    return '\n'.join(lines) + '\n'
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--results', default=str(DEFAULT_RESULTS))
+    ap.add_argument('--out', help='write the table here, not to stdout')
+    args = ap.parse_args(argv)
+    text = table(load(args.results))
+    if args.out:
+        Path(args.out).write_text(text, encoding='utf-8')
+        print(f'README table: {args.out}')
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
