@@ -539,24 +539,32 @@ def print_table(rows):
             print('  '.join('-' * w for w in widths))
 
 
+def schedstats_per_site(records, config):
+    """{sites: insns per site} of sched_schedstats via /proc/sys."""
+    out = {}
+    for r in records:
+        m = re.fullmatch(r'sites=(\d+)', r['params'])
+        if (r['config'] == config and m and
+                r['name'] == 'user_schedstats_flip_insns_per_site'):
+            out[int(m.group(1))] = r['value']
+    return out
+
+
 def write_plot(out, linux, ours):
     """flip_per_site.dat / .gp (/ .png when gnuplot is there)."""
     lines = ['# sites  ours_y  linux  linux_schedstats_via_proc_sys  '
-             '(instructions per site per flip)']
+             'ours_schedstats_via_proc_sys  (instructions per site per flip)']
     have = False
-    sched = {}
-    for r in linux:
-        m = re.fullmatch(r'sites=(\d+)', r['params'])
-        if r['name'] == 'user_schedstats_flip_insns_per_site' and m:
-            sched[int(m.group(1))] = r['value']
-    for n in sorted({1, 4, 56, 256, 1024} | set(sched)):
+    sched = schedstats_per_site(linux, 'linux')
+    our_sched = schedstats_per_site(ours, 'y')
+    for n in sorted({1, 4, 56, 256, 1024} | set(sched) | set(our_sched)):
         o = ours_flip(ours, n, True)
         li = next((r['value'] for r in linux if r['name'] ==
                    'flip_insns_per_site' and r['params'] ==
                    f'sites={n},module'), None)
         have = have or o is not None or li is not None
         cells = [n] + ['NaN' if v is None else v
-                       for v in (o, li, sched.get(n))]
+                       for v in (o, li, sched.get(n), our_sched.get(n))]
         lines.append(' '.join(str(c) for c in cells))
     if not have:
         return None
@@ -569,11 +577,14 @@ def write_plot(out, linux, ours):
         'set logscale xy\nset grid\nset key top right\n'
         'set xlabel "sites per key"\nset ylabel "instructions per site"\n'
         'set xtics (1, 4, 56, 256, 1024)\nset xrange [0.7:1500]\n'
+        'set yrange [100:20000]\n'
         'set title "static key flip per site, QEMU icount, 1 CPU"\n'
         "plot 'flip_per_site.dat' using 1:2 with linespoints title "
         "'this kernel (y)', '' using 1:3 with linespoints title "
         "'Linux 6.1 (Debian, module key)', '' using 1:4 with points "
-        "pt 7 title 'Linux 6.1, sched_schedstats via /proc/sys'\n")
+        "pt 7 title 'Linux 6.1, sched_schedstats via /proc/sys', "
+        "'' using 1:5 with points pt 5 title "
+        "'this kernel, sched_schedstats via /proc/sys'\n")
     gnuplot = shutil.which('gnuplot')
     if gnuplot and run_tool([gnuplot, gp.name], cwd=out)[0] == 0:
         return out / 'flip_per_site.png'
