@@ -209,6 +209,15 @@ mod-set := ext-modules
 $(eval $(call descend,$(M)/,m))
 endif
 endif
+# A module is named after its object, without the directory (as in
+# Linux): "obj-m += sub/foo.o" in a parent Makefile would make a module
+# "sub/foo" whose ISO copy lands in a subdirectory GRUB never loads, and
+# its test suite would silently drop out of make test. Build it from
+# sub/Makefile instead.
+bad-modnames := $(strip $(foreach m,$(modules),$(if $(findstring /,$(m)),$(m))))
+ifneq ($(bad-modnames),)
+$(error module name with a directory: $(bad-modnames); add obj-m to that directory's own Makefile)
+endif
 # Slow paths last. "slow-y += foo.o" (or "slow-y += dir/", all of it) in a
 # directory's Makefile marks objects of its obj-y whose code runs only when
 # keys flip, modules load, or the tracer, the console or a lock-order
