@@ -214,7 +214,7 @@ endif
 # "sub/foo" whose ISO copy lands in a subdirectory GRUB never loads, and
 # its test suite would silently drop out of make test. Build it from
 # sub/Makefile instead.
-bad-modnames := $(strip $(foreach m,$(modules),$(if $(findstring /,$(m)),$(m))))
+bad-modnames := $(strip $(foreach m,$(modules) $(ext-modules),$(if $(findstring /,$(m)),$(m))))
 ifneq ($(bad-modnames),)
 $(error module name with a directory: $(bad-modnames); add obj-m to that directory's own Makefile)
 endif

@@ -8,8 +8,8 @@
   outside the tree, built with "make M=<dir> modules" from a Linux-style
   Makefile (KERNELRELEASE, obj-m, foo-y, ccflags-y with $(src)) or a Kbuild
   file, into $(O)/extmod/<dir> with the sources left untouched; a
-  directory without either, or a module named as an in-tree one, refused
-  with one line;
+  directory without either, a module named as an in-tree one, or one
+  named with a directory ("obj-m += sub/foo.o"), refused with one line;
 - make iso EXTRA_MODULES=<dir>: the ISO carries them and the console's
   insmod loads them with parameters (tests/extmod_session.json), refusing
   a bad value with one line.
@@ -141,6 +141,17 @@ class OutOfTree(unittest.TestCase):
         self.assertEqual(res.returncode, 2)
         self.assertIn('a module named lx_params exists already, in '
                       'tests/modules/linuxapi/', res.stderr)
+
+    def test_module_name_with_a_directory(self):
+        d = self.tmp / 'subdir'
+        (d / 'sub').mkdir(parents=True)
+        (d / 'Kbuild').write_text('obj-m += sub/lx_sub.o\n')
+        shutil.copy(REPO / 'tests/modules/linuxapi/lx_params.c',
+                    d / 'sub/lx_sub.c')
+        res = self.build('subdir')
+        self.assertEqual(res.returncode, 2)
+        self.assertIn('module name with a directory: sub/lx_sub; add obj-m '
+                      "to that directory's own Makefile", res.stderr)
 
     def test_extra_modules_on_the_iso(self):
         iso_dir = f'{BUILD}/extmod-iso'
