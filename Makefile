@@ -641,7 +641,6 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-default all
 	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
 	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
-	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default
 	@echo "Fuzz passes: module loader ($(FUZZ_RUNS) inputs), console ($(SHELL_FUZZ_RUNS)):"
 	$(Q)$(MAKE) O=build/test-default fuzz-smoke
 	@echo "Console session (tests/shell_session.json, 4 CPUs):"
@@ -652,6 +651,7 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-run FRAGMENTS= fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-run CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/console_script_test.py --iso build/test-run/kernel.iso
+	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default build/test-run
 	$(Q)$(MAKE) O=build/test-badmod FRAGMENTS=tests/configs/kunit_module_bad.config fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-badmod CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso

@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """make iso and make run on bad input (make test runs it).
 
-check_make_input.py O: O is a configured, built kernel build directory.
+check_make_input.py O [RUN_O]: O is a configured, built kernel build
+directory; RUN_O (default O) the one of the kernel make run boots, with no
+test built in, for the cases marked "run_kernel" (the memory limits:
+README's MEM=6M is for that kernel; the test kernel carries some seventy
+test modules more).
 Each case runs make with its variables (each one argument, no shell) and an
 ISO_DIR of its own, then checks the words written for grub.cfg, make's
 exit status and what it printed (given "stdin", make run reads it as
@@ -54,10 +58,15 @@ def cases(work):
              fails=True, says='kunit: no test matches kunit.filter_glob='
                               'no_such_suite kunit.filter=:'),
         dict(name='make run with MEM=6M, as little as README says is enough'
-                  ' (without user programs)',
+                  ' (without user programs)', run_kernel=True,
              target='run', vars={'MEM': '6M', 'CPUS': '1', 'USER_PROGS': ''},
              stdin='poweroff\n', fails=False, says='reboot: Power down'),
         dict(name='make run, too little memory for GRUB', target='run',
+             run_kernel=True,
+             vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
+             says='grub: cannot load the kernel'),
+        dict(name='the test kernel and its modules, too little memory for '
+                  'GRUB: an error, not a hang', target='run',
              vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
              says='grub: cannot load the kernel'),
     ]
@@ -114,13 +123,15 @@ def check(build, work, case):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     build = Path(argv[1]).resolve()
+    run_build = Path(argv[-1]).resolve()
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
-    results = [check(build, WORK, case) for case in cases(WORK)]
+    results = [check(run_build if case.get('run_kernel') else build, WORK,
+                     case) for case in cases(WORK)]
     failed = results.count(False)
     print(f'make input checks: {len(results) - failed} passed, {failed} failed')
     return 1 if failed else 0
