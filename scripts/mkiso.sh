@@ -71,14 +71,8 @@ retries() {
 # would wait at its menu on a screen nobody sees. Instead: the serial
 # console, the error again (the first went to the screen), one line of
 # ours, and power off through isa-debug-exit with 0x14 (QEMU status 41).
-# The commands of that path are loaded first, while there is memory: once
-# the loads have used it up, GRUB could not load them and would hang.
 {
 	cat <<CFG
-insmod serial
-insmod echo
-insmod iorw
-insmod halt
 set timeout=0
 set default=0
 menuentry "kernel" {
@@ -97,6 +91,7 @@ CFG
 	retries
 	cat <<'CFG'
 	echo 'grub: cannot load the kernel or a module (the error above; "out of memory" means too little RAM): powering off'
+	insmod iorw
 	outb 0xf4 0x14
 	halt
 }
