@@ -139,6 +139,17 @@ ROWS = (
     Row('`pipe_roundtrip_mispredicts` (model), the same',
         'pipe_roundtrip_mispredicts',
         **both(('layout=default', 'layout=linkorder'))),
+    Row('`static_call_insns`: one call through a static call / a direct '
+        'call / an indirect call', 'static_call_insns',
+        **both(('static', 'direct', 'indirect'))),
+    Row('`static_call_update_insns`: `static_call_update()` of a call of '
+        '1 / 56 / 1,024 sites', 'static_call_update_insns',
+        y=('sites=1', 'sites=56', 'sites=1024')),
+    Row('`static_call_update_sync_rounds`: the same',
+        'static_call_update_sync_rounds',
+        y=('sites=1', 'sites=56', 'sites=1024')),
+    Row('`trace_on_sync_rounds`: `trace on sched:*`, all its events',
+        'trace_on_sync_rounds', y=('events=',), prefix=True),
     Row('`deferred_storm_batches`: 1,000 inc/dec pairs, rl=0 / rl=HZ/10',
         'deferred_storm_batches',
         y=('rl=0,pairs=1000', 'rl=HZ/10,pairs=1000')),
