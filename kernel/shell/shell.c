@@ -16,6 +16,7 @@
 #include <linux/shell.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/timex.h>
 #include <asm/processor.h>
 #include <asm/serial.h>
 
@@ -243,8 +244,9 @@ void shell_main(void)
 
 	shell_editor_init(&ed, SHELL_PROMPT);
 	if (shell_report_boot)
-		shell_printf("shell: prompt at TSC %llu (instructions under icount)\n",
-			     rdtsc());
+		shell_printf(
+			"shell: prompt at TSC %llu (instructions under icount)\n",
+			get_cycles());
 	shell_printf(
 		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
