@@ -116,24 +116,19 @@ static int jlb_flip_key(struct static_key *key);
  */
 static void jlb_short_share_written(void)
 {
-	struct jump_entry *iter = __start___jump_table, *e;
-	unsigned int sites = 0, shorts = 0, n;
+	struct jump_entry *first, *next, *e;
+	unsigned int sites = 0, shorts = 0;
 
-	while (iter < __stop___jump_table) {
-		struct static_key *key = jump_entry_key(iter);
-
-		n = 0;
-		for_each_key_entry(key, e)
-			n++;
-		if (n <= 16 && !jlb_flip_key(key)) {
-			for_each_key_entry(key, e) {
-				if (jump_entry_is_init(e)) /* freed by now */
-					continue;
-				shorts += arch_jump_entry_is_short(e);
-				sites++;
-			}
+	for_each_jump_key(first, next, __start___jump_table,
+			  __stop___jump_table) {
+		if (next - first > 16 || jlb_flip_key(jump_entry_key(first)))
+			continue;
+		for (e = first; e < next; e++) {
+			if (jump_entry_is_init(e)) /* freed by now */
+				continue;
+			shorts += arch_jump_entry_is_short(e);
+			sites++;
 		}
-		iter += n;
 	}
 	bench_report("short_site_share", "keys of <= 16 sites", sites ?
 		     10000ULL * shorts / sites : 0, "%");

@@ -3,13 +3,16 @@
 #define _KERNEL_JUMP_LABEL_INTERNAL_H
 
 /*
- * What the two halves of the engine share: kernel/jump_label.c (the key
- * state machine, the kernel's table, boot) and kernel/jump_label_module.c
- * (modules' tables and the links of their keys). Not an API: nothing else
- * includes it. Everything here runs under jump_label_mutex.
+ * What the parts of the engine share: kernel/jump_label.c (the key state
+ * machine, the kernel's table, boot), kernel/jump_label_module.c (modules'
+ * tables and the links of their keys) and kernel/jump_label_ratelimit.c
+ * (deferred keys). Not an API: nothing else includes it. The table
+ * helpers run under jump_label_mutex.
  */
+#include <linux/init.h>
 #include <linux/jump_label_arch.h>
 #include <linux/types.h>
+#include <asm/module.h>
 
 struct module;
 
@@ -19,6 +22,47 @@ extern struct static_key_def __stop___static_keys[];
 
 /* Set once the kernel's __ro_after_init keys are sealed. */
 extern bool jump_label_ro_sealed;
+
+/*
+ * Misuse of the API WARNs once per key and kind, naming the key, with
+ * caller (the code that called the API) as the WARN's place.
+ */
+enum static_key_misuse {
+	MISUSE_BEFORE_INIT,
+	MISUSE_UNDERFLOW,
+	MISUSE_MIXED,
+	MISUSE_OVERFLOW,
+	MISUSE_SEALED,
+	MISUSE_CPUS_UNLOCKED,
+	MISUSE_NEGATIVE,
+};
+
+void static_key_misuse(struct static_key *key, enum static_key_misuse kind,
+		       unsigned long caller);
+/* The checks past the common case; false if the key must not be touched. */
+bool static_key_check_use_slow(struct static_key *key, unsigned long caller);
+
+/*
+ * The common case, checked inline on every inc and dec: after init, a key
+ * in plain kernel data (no _RO key, no module's), which no check refuses.
+ */
+static __always_inline bool static_key_use_plain(struct static_key *key)
+{
+	unsigned long k = (unsigned long)key;
+
+	return likely(static_key_initialized &&
+		      (k < (unsigned long)__start_ro_after_init ||
+		       k >= (unsigned long)__end_ro_after_init) &&
+		      (!IS_ENABLED(CONFIG_MODULES) || !within_module_area(k)));
+}
+
+/* Common entry checks; false if the key must not be touched at all. */
+static __always_inline bool static_key_check_use(struct static_key *key,
+						 unsigned long caller)
+{
+	return static_key_use_plain(key) ||
+	       static_key_check_use_slow(key, caller);
+}
 
 /* What entry's site must hold for its key's state now. */
 enum jump_label_type jump_label_type(struct jump_entry *entry);
