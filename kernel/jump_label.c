@@ -32,7 +32,7 @@
 #include <asm/module.h>
 #include "jump_label_internal.h"
 
-static DEFINE_MUTEX(jump_label_mutex);
+DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;
 /* Set by jump_label_init_ro(): __ro_after_init keys are frozen from then on. */
 bool jump_label_ro_sealed;
@@ -484,51 +484,6 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 	if (!jump_entry_is_init(entry))
 		return false;
 	return mod ? mod->jump_init_done : !init_mem_available;
-}
-
-/*
- * The walk behind static_key_for_each_site() and every flip: the kernel's
- * entries of the key, then each linked module's. Always inlined, so that
- * the flip's callback is a direct call.
- */
-static __always_inline int
-__static_key_for_each_site(struct static_key *key,
-			   int (*fn)(struct jump_entry *entry,
-				     struct module *mod, void *data),
-			   void *data)
-{
-	struct static_key_mod *m;
-	struct jump_entry *entry;
-	int ret;
-
-	lockdep_assert_held(&jump_label_mutex);
-	if (!static_key_linked(key)) {
-		for_each_key_entry(key, entry)
-			if (!jump_entry_dead(entry, NULL) &&
-			    (ret = fn(entry, NULL, data)))
-				return ret;
-		return 0;
-	}
-	for (m = static_key_mods(key); m; m = m->next)
-		for (entry = m->entries;
-		     entry < m->stop && jump_entry_key(entry) == key; entry++)
-			if (!jump_entry_dead(entry, m->mod) &&
-			    (ret = fn(entry, m->mod, data)))
-				return ret;
-	return 0;
-}
-
-int static_key_for_each_site(struct static_key *key,
-			     int (*fn)(struct jump_entry *entry,
-				       struct module *mod, void *data),
-			     void *data)
-{
-	int ret;
-
-	jump_label_lock();
-	ret = __static_key_for_each_site(key, fn, data);
-	jump_label_unlock();
-	return ret;
 }
 
 static int jump_label_queue_site(struct jump_entry *entry, struct module *mod,

@@ -11,10 +11,14 @@
  */
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 #include <asm/module.h>
 
 struct module;
+
+/* Serializes every change of code, module links and key state. */
+extern struct mutex jump_label_mutex;
 
 /* The kernel's key definitions (__static_keys), sorted at boot. */
 extern struct static_key_def __start___static_keys[];
@@ -71,6 +75,40 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod);
 /* 1 if a live site of [start, stop) overlaps [tstart, tend] (inclusive). */
 int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
 			struct module *mod, void *tstart, void *tend);
+
+#ifdef CONFIG_JUMP_LABEL
+/*
+ * The walk behind static_key_for_each_site() and every flip: the kernel's
+ * entries of the key, then each linked module's. Always inlined, so that
+ * the flip's callback is a direct call. jump_label_mutex held.
+ */
+static __always_inline int
+__static_key_for_each_site(struct static_key *key,
+			   int (*fn)(struct jump_entry *entry,
+				     struct module *mod, void *data),
+			   void *data)
+{
+	struct static_key_mod *m;
+	struct jump_entry *entry;
+	int ret;
+
+	lockdep_assert_held(&jump_label_mutex);
+	if (!static_key_linked(key)) {
+		for_each_key_entry(key, entry)
+			if (!jump_entry_dead(entry, NULL) &&
+			    (ret = fn(entry, NULL, data)))
+				return ret;
+		return 0;
+	}
+	for (m = static_key_mods(key); m; m = m->next)
+		for (entry = m->entries;
+		     entry < m->stop && jump_entry_key(entry) == key; entry++)
+			if (!jump_entry_dead(entry, m->mod) &&
+			    (ret = fn(entry, m->mod, data)))
+				return ret;
+	return 0;
+}
+#endif
 
 #ifdef CONFIG_MODULES
 /* jump_table_reserved() over every loaded module's table. */

@@ -13,13 +13,13 @@
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/slab.h>
+#include <linux/text-patching.h>
 #include <linux/timex.h>
 #include <linux/tracepoint.h>
 #include <asm/tsc.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
-#include <asm/text-patching-stats.h>
 #endif
 
 static unsigned int tpt_rounds = 200;
@@ -148,8 +148,8 @@ struct tpt_patch_count {
 #ifdef CONFIG_JUMP_LABEL
 static struct tpt_patch_count tpt_patch_now(void)
 {
-	return (struct tpt_patch_count){ text_poke_stats.sites,
-					 text_poke_stats.batches };
+	return (struct tpt_patch_count){ text_poke_get_stats().sites,
+					 text_poke_get_stats().batches };
 }
 
 /* The key's two sites hold the bytes of its state. */
