@@ -10,15 +10,15 @@
  * which may sleep (mutexes, load_module(), remove_cpu()).
  */
 #include <linux/kernel.h>
+#include <linux/console.h>
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
+#include <linux/processor.h>
 #include <linux/shell.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#include <asm/processor.h>
-#include <asm/serial.h>
 
 #define SHELL_PROMPT "sk> "
 #define SHELL_POLL_MS 10
@@ -39,7 +39,7 @@ bool shell_requested(void)
 	return shell_on;
 }
 
-void (*shell_write)(const char *s, size_t len) = serial_write;
+void (*shell_write)(const char *s, size_t len) = console_write;
 
 void shell_printf(const char *fmt, ...)
 {
@@ -251,7 +251,7 @@ void shell_main(void)
 		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
 	for (;;) {
-		c = serial_getc();
+		c = console_getc();
 		if (c >= 0) {
 			quiet = 0;
 			shell_byte(&ed, c);
