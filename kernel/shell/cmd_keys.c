@@ -64,14 +64,24 @@ static int key_find_one(const struct static_key_info *info, void *data)
 	return 1;
 }
 
-/* The key called name, or NULL; key_put() after use. */
-static struct static_key *key_get(const char *name, struct module **mod)
+/*
+ * The key called name, for the command cmd; key_put() after use. Or an
+ * ERR_PTR after a line saying why: -ENOENT, -ENOMEM.
+ */
+static struct static_key *key_get(const char *name, const char *cmd,
+				  struct module **mod)
 {
 	struct key_find f = { .name = name };
 
 	if (key_walk_error(static_key_for_each_key(key_find_one, &f)) < 0)
 		return ERR_PTR(-ENOMEM);
-	*mod = f.key ? f.mod : NULL;
+	if (!f.key) {
+		shell_printf(
+			"%s: %s: no such key with sites; 'keys' lists them\n",
+			cmd, name);
+		return ERR_PTR(-ENOENT);
+	}
+	*mod = f.mod;
 	return f.key;
 }
 
@@ -178,15 +188,9 @@ static int cmd_sites(int argc, char **argv)
 	struct module *mod;
 	unsigned int nr = 0;
 
-	key = key_get(argv[1], &mod);
+	key = key_get(argv[1], argv[0], &mod);
 	if (IS_ERR(key))
 		return PTR_ERR(key);
-	if (!key) {
-		shell_printf(
-			"sites: %s: no such key with sites; 'keys' lists them\n",
-			argv[1]);
-		return -ENOENT;
-	}
 	static_key_for_each_key_site(key, print_site, &nr);
 	key_put(mod);
 	shell_printf("%u sites (bytes now at each, then the jump target)\n",
@@ -304,15 +308,9 @@ static int cmd_key(int argc, char **argv)
 		;
 	if (i == ARRAY_SIZE(ops))
 		return shell_usage(argv[0]);
-	key = key_get(argv[1], &mod);
+	key = key_get(argv[1], argv[0], &mod);
 	if (IS_ERR(key))
 		return PTR_ERR(key);
-	if (!key) {
-		shell_printf(
-			"key: %s: no such key with sites; 'keys' lists them\n",
-			argv[1]);
-		return -ENOENT;
-	}
 	if (key_apply(key, argv[1], op)) {
 		now = text_poke_get_stats();
 		shell_printf(
