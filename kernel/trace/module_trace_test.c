@@ -19,9 +19,9 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
-#include <asm/text-patching-stats.h>
 #include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 #include <fixtures/trace_modules.h>
@@ -207,9 +207,10 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.wrong, 0);
 	mtt_ops->fire(1, 1);
 
-	before = text_poke_stats;
+	before = text_poke_get_stats();
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, c.sites);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
+			c.sites);
 	KUNIT_EXPECT_TRUE(test, tracepoint_enabled(tp));
 	KUNIT_EXPECT_EQ(test, mtt_sites_of(tp, mod).wrong, 0);
 	mtt_ops->fire(42, 0xabcdef);
@@ -217,17 +218,18 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.value, 42);
 	KUNIT_EXPECT_EQ(test, a.cookie, 0xabcdefUL);
 
-	before = text_poke_stats;
+	before = text_poke_get_stats();
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &b), 0);
 	mtt_ops->fire(-7, 3);
 	KUNIT_EXPECT_EQ(test, a.calls + b.calls, 3);
 	KUNIT_EXPECT_EQ(test, b.value, -7);
 	KUNIT_EXPECT_EQ(test, tracepoint_probe_unregister(tp, mtt_probe, &a),
 			0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites, before.sites);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites, before.sites);
 	KUNIT_EXPECT_EQ(test, tracepoint_probe_unregister(tp, mtt_probe, &b),
 			0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, c.sites);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
+			c.sites);
 	KUNIT_EXPECT_FALSE(test, tracepoint_enabled(tp));
 	KUNIT_EXPECT_EQ(test, mtt_sites_of(tp, mod).wrong, 0);
 	tracepoint_synchronize_unregister();
