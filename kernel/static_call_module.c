@@ -59,9 +59,10 @@ static int sc_reloc_site(struct load_info *info, unsigned int rs,
 	if (why && type == R_X86_64_PC32)
 		return 0; /* the trampoline's address, taken */
 	if (why) {
-		pr_err("module %s: static call site %s+0x%llx of %s is %s: refused\n",
-		       info->modname, module_secname(info, info->sechdrs[rs].sh_info),
-		       (unsigned long long)r->r_offset - 1, name, why);
+		pr_err("module %s: static call of %s at %s+0x%llx is %s: refused\n",
+		       info->modname, name,
+		       module_secname(info, info->sechdrs[rs].sh_info),
+		       (unsigned long long)r->r_offset, why);
 		return -ENOEXEC;
 	}
 	if (out) {
