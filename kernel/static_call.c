@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/string.h>
 #include <linux/static_call.h>
 #include <linux/warn_record.h>
 #include <asm/static_call.h>
@@ -235,6 +236,144 @@ static int __static_call_queue(struct static_call_key *key, void *func)
 	return 0;
 }
 
+/*
+ * The targets each call is known to take: its first target and every one
+ * it was set to since, under static_call_mutex. The console retargets a
+ * call only to one of them (static_call_retarget()). Past the end of the
+ * record nothing more is noted.
+ */
+#define SC_KNOWN_MAX 256
+static struct {
+	struct static_call_key *key;
+	void *func;
+} sc_known[SC_KNOWN_MAX];
+static unsigned int sc_nr_known;
+
+static void sc_note_target(struct static_call_key *key, void *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc_nr_known; i++)
+		if (sc_known[i].key == key && sc_known[i].func == func)
+			return;
+	if (sc_nr_known < SC_KNOWN_MAX) {
+		sc_known[sc_nr_known].key = key;
+		sc_known[sc_nr_known++].func = func;
+	}
+}
+
+/* Under static_call_mutex: what lies in [start, start + size) is forgotten. */
+void __static_call_forget(unsigned long start, unsigned long size)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < sc_nr_known; i++)
+		if ((unsigned long)sc_known[i].key - start >= size &&
+		    (unsigned long)sc_known[i].func - start >= size)
+			sc_known[j++] = sc_known[i];
+	sc_nr_known = j;
+}
+
+void __static_call_note_key(struct static_call_key *key)
+{
+	sc_note_target(key, key->func);
+}
+
+int static_call_known_targets(struct static_call_key *key, void **funcs,
+			      int max)
+{
+	unsigned int i;
+	int n = 0;
+
+	mutex_lock(&static_call_mutex);
+	for (i = 0; i < sc_nr_known; i++)
+		if (sc_known[i].key == key && n < max)
+			funcs[n++] = sc_known[i].func;
+	mutex_unlock(&static_call_mutex);
+	return n;
+}
+
+static bool sc_is_known(struct static_call_key *key, void *func)
+{
+	unsigned int i;
+
+	for (i = 0; i < sc_nr_known; i++)
+		if (sc_known[i].key == key && sc_known[i].func == func)
+			return true;
+	return false;
+}
+
+static void sc_for_each_in(const struct static_call_tramp_key *tk,
+			   unsigned int n, struct module *mod,
+			   void (*fn)(struct static_call_key *key,
+				      struct module *mod, void *arg),
+			   void *arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fn(sc_tk_key(&tk[i]), mod, arg);
+}
+
+/* Under module_mutex. */
+static void __static_call_for_each(void (*fn)(struct static_call_key *key,
+					     struct module *mod, void *arg),
+				   void *arg)
+{
+	struct module *mod;
+
+	sc_for_each_in(__start_static_call_tramp_key,
+		       __stop_static_call_tramp_key -
+			       __start_static_call_tramp_key,
+		       NULL, fn, arg);
+	list_for_each_entry(mod, &modules, list)
+		sc_for_each_in(mod->static_call_tramp_keys,
+			       mod->num_static_call_tramp_keys, mod, fn, arg);
+}
+
+void static_call_for_each(void (*fn)(struct static_call_key *key,
+				     struct module *mod, void *arg),
+			  void *arg)
+{
+	mutex_lock(&module_mutex);
+	__static_call_for_each(fn, arg);
+	mutex_unlock(&module_mutex);
+}
+
+struct sc_lookup {
+	const char *name;
+	struct static_call_key *key;
+};
+
+static void sc_match(struct static_call_key *key, struct module *mod,
+		     void *arg)
+{
+	struct sc_lookup *l = arg;
+
+	if (!l->key && !strcmp(key->name, l->name))
+		l->key = key;
+}
+
+int static_call_retarget(const char *name, void *func)
+{
+	struct sc_lookup l = { .name = name };
+	bool known;
+	int ret;
+
+	mutex_lock(&module_mutex);
+	__static_call_for_each(sc_match, &l);
+	ret = -ENOENT;
+	if (l.key) {
+		mutex_lock(&static_call_mutex);
+		known = sc_is_known(l.key, func);
+		mutex_unlock(&static_call_mutex);
+		ret = known ? __static_call_update(l.key, l.key->tramp, func) :
+			      -EINVAL;
+	}
+	mutex_unlock(&module_mutex);
+	return ret;
+}
+
 static bool sc_refuse(struct static_call_key *key, void *func)
 {
 	if (in_interrupt() || irqs_disabled()) {
@@ -262,6 +401,8 @@ int __static_call_update(struct static_call_key *key, void *tramp, void *func)
 	mutex_lock(&static_call_mutex);
 	mutex_lock(&text_mutex);
 	ret = __static_call_queue(key, func);
+	if (!ret)
+		sc_note_target(key, func);
 	arch_static_call_apply();
 	mutex_unlock(&text_mutex);
 	mutex_unlock(&static_call_mutex);
@@ -327,10 +468,15 @@ void __init static_call_init(void)
 {
 	const struct static_call_site *s = __start_static_call_sites, *run;
 
+	const struct static_call_tramp_key *tk;
+
 	if (static_call_initialized)
 		return;
 	cpus_read_lock();
 	mutex_lock(&static_call_mutex);
+	for (tk = __start_static_call_tramp_key;
+	     tk < __stop_static_call_tramp_key; tk++)
+		__static_call_note_key(sc_tk_key(tk));
 	mutex_lock(&text_mutex);
 	while (s < __stop_static_call_sites) {
 		for (run = s; s < __stop_static_call_sites &&

@@ -31,6 +31,10 @@ struct static_call_mod {
 /* Serializes updates and the site lists (key->sites, key->mods). */
 extern struct mutex static_call_mutex;
 
+/* Under static_call_mutex: the record of known targets (static_call.c). */
+void __static_call_note_key(struct static_call_key *key);
+void __static_call_forget(unsigned long start, unsigned long size);
+
 /* The key of trampoline tramp: the kernel's or a module's, or NULL. */
 struct static_call_key *static_call_tramp_key(void *tramp);
 

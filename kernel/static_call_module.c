@@ -237,12 +237,26 @@ static int sc_link_mod(struct module *mod)
 	return 0;
 }
 
+/* Its own calls' first targets, for the console. */
+static void sc_note_own_keys(struct module *mod)
+{
+	const struct static_call_tramp_key *tk = mod->static_call_tramp_keys;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_static_call_tramp_keys; i++)
+		__static_call_note_key(
+			(void *)((unsigned long)&tk[i].key + tk[i].key));
+}
+
 int static_call_module_add(struct module *mod)
 {
 	struct static_call_msite *s = mod->static_call_sites;
 	unsigned int i, nr = mod->num_static_call_sites;
 	int ret;
 
+	mutex_lock(&static_call_mutex);
+	sc_note_own_keys(mod);
+	mutex_unlock(&static_call_mutex);
 	if (!nr)
 		return 0;
 	cpus_read_lock();
@@ -291,8 +305,22 @@ void static_call_module_init_done(struct module *mod)
 	mutex_unlock(&static_call_mutex);
 }
 
+/* What the record knows of mod's memory (its keys, its functions) goes. */
+static void sc_forget_mod(struct module *mod)
+{
+	int t;
+
+	for (t = 0; t < MOD_MEM_NUM_TYPES; t++)
+		if (mod->mem[t].base)
+			__static_call_forget((unsigned long)mod->mem[t].base,
+					     mod->mem[t].size);
+}
+
 void static_call_module_del(struct module *mod)
 {
+	mutex_lock(&static_call_mutex);
+	sc_forget_mod(mod);
+	mutex_unlock(&static_call_mutex);
 	if (!mod->static_call_sites)
 		return;
 	mutex_lock(&static_call_mutex);

@@ -16,6 +16,7 @@
 #include <linux/irqflags.h>
 #include <linux/memory.h>
 #include <linux/printk.h>
+#include <linux/shell.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/text-patching.h>
@@ -33,6 +34,11 @@ static noinline int sct_add1(int x)
 static noinline int sct_add2(int x)
 {
 	return x + 2;
+}
+
+static noinline int sct_add3(int x)
+{
+	return x + 3;
 }
 
 static noinline long sct_wrong_type(int x, int y)
@@ -332,6 +338,76 @@ static void sct_test_table(struct kunit *test)
 	(void)sct_wrong_type;
 }
 
+static char sct_out[4096];
+static size_t sct_out_len;
+
+static void sct_sink(const char *str, size_t len)
+{
+	len = min(len, sizeof(sct_out) - 1 - sct_out_len);
+	memcpy(sct_out + sct_out_len, str, len);
+	sct_out_len += len;
+	sct_out[sct_out_len] = '\0';
+}
+
+/* Runs a console line, its output in sct_out: the status. */
+static int sct_console(const char *line)
+{
+	void (*saved)(const char *s, size_t len) = shell_write;
+	char buf[128];
+	int ret;
+
+	strscpy(buf, line, sizeof(buf));
+	sct_out_len = 0;
+	sct_out[0] = '\0';
+	shell_write = sct_sink;
+	ret = shell_run_line(buf);
+	shell_write = saved;
+	return ret;
+}
+
+/* The console: calls lists, retargets to known targets only. */
+static void sct_test_console(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_a*"), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "sct_add ") &&
+				    strstr(sct_out, " sct_add1+0x0/"),
+			      "%s", sct_out);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "1 of ") != NULL, "%s",
+			      sct_out);
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_many"), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, IS_ENABLED(CONFIG_STATIC_CALL) ?
+						   "    56 " : "     0 "),
+			      "%s", sct_out);
+	/* sct_add3 becomes a known target once set. */
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add3"), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out,
+		"calls: sct_add3 is not a known target of sct_add: refused") != NULL,
+		"%s", sct_out);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "calls: sct_add's known targets: sct_add1") != NULL,
+			      "%s", sct_out);
+	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
+	static_call_update(sct_add, sct_add3);
+	static_call_update(sct_add, sct_add1);
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add3"), 0);
+	KUNIT_EXPECT_EQ(test, sct_call_add(1), 40);
+	if (IS_ENABLED(CONFIG_STATIC_CALL))
+		KUNIT_EXPECT_TRUE_MSG(
+			test, strstr(sct_out, "calls: sct_add -> sct_add3+0x0/") &&
+				      strstr(sct_out, ": 2 sites in 1 batches, 3 sync rounds"),
+			"%s", sct_out);
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add1"), 0);
+	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_ret42"), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out,
+		"calls: sct_ret42 is not a known target of sct_add: refused") != NULL,
+		"%s", sct_out);
+	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
+	KUNIT_EXPECT_EQ(test, sct_console("calls sct_hook NULL"), 0);
+	KUNIT_EXPECT_EQ(test, sct_console("calls no_such_call NULL"), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, strstr(sct_out, "calls: no static call no_such_call") != NULL);
+	KUNIT_EXPECT_EQ(test, sct_console("calls no_such_*"), -ENOENT);
+}
+
 static struct kunit_case sct_cases[] = {
 	KUNIT_CASE(sct_test_direct),
 	KUNIT_CASE(sct_test_trampoline),
@@ -343,6 +419,7 @@ static struct kunit_case sct_cases[] = {
 	KUNIT_CASE(sct_test_irq_refused),
 	KUNIT_CASE(sct_test_bad_site),
 	KUNIT_CASE(sct_test_table),
+	KUNIT_CASE(sct_test_console),
 	{}
 };
 

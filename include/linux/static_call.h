@@ -57,6 +57,21 @@ int __static_call_update(struct static_call_key *key, void *tramp,
 unsigned int static_call_nr_sites(struct static_call_key *key);
 /* Its site i in update order (0: the trampoline, if any), or NULL. */
 void *static_call_site_addr(struct static_call_key *key, unsigned int i);
+/*
+ * Introspection (the console, tests): every call, the kernel's then each
+ * module's (mod NULL for the kernel), under module_mutex, which fn must
+ * not take; the targets a call is known to take (its first and every one
+ * it was set to), up to max into funcs, how many. static_call_retarget()
+ * sets the call called name to one of its known targets: 0, -ENOENT (no
+ * such call), -EINVAL (not a known target), or the update's error.
+ */
+struct module;
+void static_call_for_each(void (*fn)(struct static_call_key *key,
+				     struct module *mod, void *arg),
+			  void *arg);
+int static_call_known_targets(struct static_call_key *key, void **funcs,
+			      int max);
+int static_call_retarget(const char *name, void *func);
 /* Nonzero if [start, end) holds a byte of a static call site. */
 int static_call_text_reserved(void *start, void *end);
 void static_call_init(void);
@@ -74,6 +89,7 @@ void static_call_init(void);
 	})
 
 #define static_call_query(name) (READ_ONCE(STATIC_CALL_KEY(name).func))
+#define static_call_query_key(key) (READ_ONCE((key)->func))
 
 #ifdef CONFIG_STATIC_CALL
 #include <asm/static_call.h>
