@@ -126,8 +126,9 @@ struct static_call_key *static_call_tramp_key(void *tramp)
 }
 
 /*
- * Calls fn on every live site of key: the trampoline (tail), the kernel's,
- * then each module's. Stops at the first nonzero return.
+ * Calls fn on every live site of key: the kernel's with the trampoline
+ * (a tail site) in address order, then each module's. Stops at the first
+ * nonzero return.
  */
 typedef int (*sc_site_fn)(struct static_call_key *key, void *addr, bool tail,
 			  void *arg);
@@ -139,14 +140,23 @@ static int sc_for_each_site(struct static_call_key *key, sc_site_fn fn,
 	unsigned int i;
 	int ret = 0;
 
-	if (key->tramp)
-		ret = fn(key, key->tramp, true, arg);
+	bool tramp_done = !key->tramp;
+
 	for (i = 0; !ret && i < key->nr_sites; i++) {
 		void *addr = sc_site_addr(&key->sites[i]);
 
+		/* In address order: the batch then needs no sort. */
+		if (!tramp_done && addr > key->tramp) {
+			tramp_done = true;
+			ret = fn(key, key->tramp, true, arg);
+			if (ret)
+				break;
+		}
 		if (!sc_kernel_site_gone(addr))
 			ret = fn(key, addr, sc_site_tail(&key->sites[i]), arg);
 	}
+	if (!ret && !tramp_done)
+		ret = fn(key, key->tramp, true, arg);
 	for (m = key->mods; !ret && m; m = m->next)
 		for (i = 0; !ret && i < m->nr; i++)
 			ret = fn(key, m->sites[i].addr, m->sites[i].tail, arg);
@@ -188,7 +198,7 @@ static int sc_nth_one(struct static_call_key *key, void *addr, bool tail,
 {
 	struct sc_nth *nth = arg;
 
-	if (nth->n--)
+	if (addr == key->tramp || nth->n--)
 		return 0;
 	nth->addr = addr;
 	return 1;

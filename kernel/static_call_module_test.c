@@ -48,7 +48,7 @@ static void scmt_check_mod_sites(struct static_call_key *key, struct module *m)
 	unsigned int i;
 	void *addr;
 
-	for (i = 1; (addr = static_call_site_addr(key, i)); i++) {
+	for (i = 0; (addr = static_call_site_addr(key, i)); i++) {
 		if (__module_address((unsigned long)addr) != m)
 			continue;
 		arch_static_call_insn(want, addr, key->func, false);

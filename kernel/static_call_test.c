@@ -118,9 +118,11 @@ static void sct_expect_sites(struct kunit *test, struct static_call_key *key,
 
 	KUNIT_EXPECT_EQ_MSG(test, static_call_nr_sites(key), want_sites + 1,
 			    "sites of %s", key->name);
-	for (i = 0; (addr = static_call_site_addr(key, i)); i++) {
-		/* Site 0 is the trampoline: a tail site. */
-		bool tail = !i || *(u8 *)addr == JMP32_OPCODE ||
+	for (i = 0; (addr = static_call_site_addr(key, i) ?:
+				(i == want_sites ? key->tramp : NULL));
+	     i++) {
+		/* The trampoline (last here) is a tail site. */
+		bool tail = i == want_sites || *(u8 *)addr == JMP32_OPCODE ||
 			    *(u8 *)addr == RET_INSN_OPCODE;
 
 		arch_static_call_insn(want, addr, func, tail);
@@ -189,7 +191,7 @@ static void sct_test_ret0(struct kunit *test)
 #ifdef CONFIG_STATIC_CALL
 	/* Inline: "mov $0, %eax", no call at all. */
 	KUNIT_EXPECT_EQ(test,
-			*(u8 *)static_call_site_addr(&STATIC_CALL_KEY(sct_ret), 1),
+			*(u8 *)static_call_site_addr(&STATIC_CALL_KEY(sct_ret), 0),
 			MOV_EAX_IMM_OPCODE);
 #endif
 	static_call_update(sct_ret, sct_ret42);
@@ -206,7 +208,7 @@ static void sct_test_tail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sct_call_tail(1), 102);
 #ifdef CONFIG_STATIC_CALL
 	KUNIT_EXPECT_EQ(test,
-			*(u8 *)static_call_site_addr(&STATIC_CALL_KEY(sct_tail), 1),
+			*(u8 *)static_call_site_addr(&STATIC_CALL_KEY(sct_tail), 0),
 			JMP32_OPCODE);
 #endif
 	sct_expect_sites(test, &STATIC_CALL_KEY(sct_tail), sct_add1, 1);
@@ -281,8 +283,8 @@ static void sct_test_irq_refused(struct kunit *test)
 static void sct_test_bad_site(struct kunit *test)
 {
 #ifdef CONFIG_STATIC_CALL
-	void *tramp = static_call_site_addr(&STATIC_CALL_KEY(sct_bad), 0);
-	u8 *site = static_call_site_addr(&STATIC_CALL_KEY(sct_bad), 1);
+	void *tramp = STATIC_CALL_KEY(sct_bad).tramp;
+	u8 *site = static_call_site_addr(&STATIC_CALL_KEY(sct_bad), 0);
 	u8 saved[5], junk[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, tsaved[5];
 	u64 log = printk_log_end();
 	char msg[128];

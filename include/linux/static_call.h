@@ -55,7 +55,7 @@ int __static_call_update(struct static_call_key *key, void *tramp,
 			 void *func);
 /* The sites an update of key patches, its trampoline included. */
 unsigned int static_call_nr_sites(struct static_call_key *key);
-/* Its site i in update order (0: the trampoline, if any), or NULL. */
+/* Its site i in update order (the trampoline, key->tramp, not counted), or NULL. */
 void *static_call_site_addr(struct static_call_key *key, unsigned int i);
 /*
  * Introspection (the console, tests): every call, the kernel's then each

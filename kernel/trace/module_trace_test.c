@@ -209,7 +209,8 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.sites, 1);
 	KUNIT_EXPECT_EQ(test, c.wrong, 0);
 	mtt_ops->fire(1, 1);
-	sc = IS_ENABLED(CONFIG_STATIC_CALL) ? c.sites + 1 : 0;
+	sc = IS_ENABLED(CONFIG_STATIC_CALL) ?
+		     static_call_nr_sites(tp->static_call_key) : 0;
 
 	before = text_poke_stats;
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &a), 0);

@@ -132,7 +132,8 @@ static unsigned int tet_keys_changed(const struct tet_keys *a,
  */
 static unsigned int tet_call_sites_of(struct tracepoint *tp)
 {
-	return IS_ENABLED(CONFIG_STATIC_CALL) ?
+	/* tet_sites_patched() counts nothing without JUMP_LABEL. */
+	return IS_ENABLED(CONFIG_STATIC_CALL) && IS_ENABLED(CONFIG_JUMP_LABEL) ?
 		       static_call_nr_sites(tp->static_call_key) : 0;
 }
 
