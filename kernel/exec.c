@@ -18,6 +18,7 @@
 #include <linux/process.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timex.h>
 #include <asm/processor.h>
 #include <asm/user_pgtable.h>
 
@@ -349,7 +350,7 @@ static unsigned long phdr_addr(const Elf64_Ehdr *eh, const Elf64_Phdr *ph,
 
 static void fill_random(u8 *b, size_t n)
 {
-	u64 x = rdtsc() ^ 0x9e3779b97f4a7c15ULL;
+	u64 x = get_cycles() ^ 0x9e3779b97f4a7c15ULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {

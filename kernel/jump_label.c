@@ -9,7 +9,11 @@
  * an inc of an enabled key (n > 0 -> n + 1) and a dec that stays above 0.
  * Every update holds the CPU hotplug lock (for reading, or for writing in
  * a hotplug callback), so that no CPU comes or goes while code changes:
- * the plain calls take it, the _cpuslocked ones expect it.
+ * the plain calls take it, the _cpuslocked ones expect it. As in Linux,
+ * __name is the worker that expects the hotplug lock beside name that
+ * takes it, and a name ending in _locked expects jump_label_mutex held
+ * (static_key_inc_update() and static_key_dec_update() take it).
+ * Deferred keys: kernel/jump_label_ratelimit.c.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
@@ -23,12 +27,12 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/timex.h>
 #include <linux/warn_record.h>
 #include <asm/module.h>
-#include <asm/processor.h>
 #include "jump_label_internal.h"
 
-static DEFINE_MUTEX(jump_label_mutex);
+DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;
 /* Set by jump_label_init_ro(): __ro_after_init keys are frozen from then on. */
 bool jump_label_ro_sealed;
@@ -49,16 +53,6 @@ void jump_label_unlock(void)
  * of the same kind on the same key stay quiet. The record is small: past
  * its end every misuse warns.
  */
-enum static_key_misuse {
-	MISUSE_BEFORE_INIT,
-	MISUSE_UNDERFLOW,
-	MISUSE_MIXED,
-	MISUSE_OVERFLOW,
-	MISUSE_SEALED,
-	MISUSE_CPUS_UNLOCKED,
-	MISUSE_NEGATIVE,
-};
-
 static const char *const misuse_text[] = {
 	[MISUSE_BEFORE_INIT] = "used before jump_label_init()",
 	[MISUSE_UNDERFLOW] = "decremented below zero (unbalanced dec)",
@@ -121,8 +115,8 @@ static unsigned long static_key_held_disable(struct static_key *key)
 	return caller;
 }
 
-static void static_key_misuse(struct static_key *key,
-			      enum static_key_misuse kind, unsigned long caller)
+void static_key_misuse(struct static_key *key, enum static_key_misuse kind,
+		       unsigned long caller)
 {
 	unsigned long disabler = 0;
 
@@ -170,9 +164,9 @@ static bool static_key_sealed(struct static_key *key)
 	return IS_ENABLED(CONFIG_MODULES) && static_key_module_sealed(key);
 }
 
-/* The entry checks past the common case; false if the key must not be touched. */
-static noinline bool static_key_check_use_slow(struct static_key *key,
-					       unsigned long caller)
+/* The checks past the common case; false if the key must not be touched. */
+noinline bool static_key_check_use_slow(struct static_key *key,
+					unsigned long caller)
 {
 	if (unlikely(!static_key_initialized))
 		static_key_misuse(key, MISUSE_BEFORE_INIT, caller);
@@ -181,28 +175,6 @@ static noinline bool static_key_check_use_slow(struct static_key *key,
 		return false;
 	}
 	return true;
-}
-
-/*
- * The common case, checked inline on every inc and dec: after init, a key
- * in plain kernel data (no _RO key, no module's), which no check refuses.
- */
-static __always_inline bool static_key_use_plain(struct static_key *key)
-{
-	unsigned long k = (unsigned long)key;
-
-	return likely(static_key_initialized &&
-		      (k < (unsigned long)__start_ro_after_init ||
-		       k >= (unsigned long)__end_ro_after_init) &&
-		      (!IS_ENABLED(CONFIG_MODULES) || !within_module_area(k)));
-}
-
-/* Common entry checks; false if the key must not be touched at all. */
-static __always_inline bool static_key_check_use(struct static_key *key,
-						 unsigned long caller)
-{
-	return static_key_use_plain(key) ||
-	       static_key_check_use_slow(key, caller);
 }
 
 /*
@@ -264,8 +236,8 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
-/* The inc that may patch: under jump_label_mutex, the hotplug lock held. */
-static bool static_key_inc_locked(struct static_key *key, unsigned long caller)
+/* The inc that may patch: takes jump_label_mutex; the hotplug lock held. */
+static bool static_key_inc_update(struct static_key *key, unsigned long caller)
 {
 	bool ret = true;
 	int v;
@@ -292,7 +264,7 @@ static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	return static_key_inc_locked(key, caller);
+	return static_key_inc_update(key, caller);
 }
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
@@ -315,7 +287,7 @@ static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
 	if (__static_key_inc_not_disabled(key))
 		return true;
 	cpus_read_lock();
-	ret = static_key_inc_locked(key, caller);
+	ret = static_key_inc_update(key, caller);
 	cpus_read_unlock();
 	return ret;
 }
@@ -341,8 +313,8 @@ static bool static_key_dec_above_one(struct static_key *key)
 	return false;
 }
 
-/* The dec that may patch: under jump_label_mutex, the hotplug lock held. */
-static void static_key_dec_locked(struct static_key *key, unsigned long caller)
+/* The dec that may patch: takes jump_label_mutex; the hotplug lock held. */
+static void static_key_dec_update(struct static_key *key, unsigned long caller)
 {
 	enum static_key_misuse kind;
 	int v;
@@ -373,7 +345,7 @@ static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 	/* Fast path: the count stays above zero, no code changes. */
 	if (static_key_dec_above_one(key))
 		return;
-	static_key_dec_locked(key, caller);
+	static_key_dec_update(key, caller);
 }
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
@@ -393,7 +365,7 @@ static noinline void static_key_slow_dec_slowpath(struct static_key *key,
 	if (static_key_dec_above_one(key))
 		return;
 	cpus_read_lock();
-	static_key_dec_locked(key, caller);
+	static_key_dec_update(key, caller);
 	cpus_read_unlock();
 }
 
@@ -514,51 +486,6 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 	return mod ? mod->jump_init_done : !init_mem_available;
 }
 
-/*
- * The walk behind static_key_for_each_site() and every flip: the kernel's
- * entries of the key, then each linked module's. Always inlined, so that
- * the flip's callback is a direct call.
- */
-static __always_inline int
-__static_key_for_each_site(struct static_key *key,
-			   int (*fn)(struct jump_entry *entry,
-				     struct module *mod, void *data),
-			   void *data)
-{
-	struct static_key_mod *m;
-	struct jump_entry *entry;
-	int ret;
-
-	lockdep_assert_held(&jump_label_mutex);
-	if (!static_key_linked(key)) {
-		for_each_key_entry(key, entry)
-			if (!jump_entry_dead(entry, NULL) &&
-			    (ret = fn(entry, NULL, data)))
-				return ret;
-		return 0;
-	}
-	for (m = static_key_mods(key); m; m = m->next)
-		for (entry = m->entries;
-		     entry < m->stop && jump_entry_key(entry) == key; entry++)
-			if (!jump_entry_dead(entry, m->mod) &&
-			    (ret = fn(entry, m->mod, data)))
-				return ret;
-	return 0;
-}
-
-int static_key_for_each_site(struct static_key *key,
-			     int (*fn)(struct jump_entry *entry,
-				       struct module *mod, void *data),
-			     void *data)
-{
-	int ret;
-
-	jump_label_lock();
-	ret = __static_key_for_each_site(key, fn, data);
-	jump_label_unlock();
-	return ret;
-}
-
 static int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
 				 void *enabled)
 {
@@ -652,22 +579,25 @@ static bool within_init_text(unsigned long addr)
 static void __init jump_label_link(struct jump_entry *start,
 				   struct jump_entry *stop)
 {
-	struct static_key *key = NULL;
-	struct jump_entry *iter;
-	bool changed = false;
+	struct jump_entry *first, *next, *iter;
+	struct static_key *key;
+	bool changed;
 
 	mutex_lock(&text_mutex);
-	for (iter = start; iter < stop; iter++) {
-		jump_entry_set_init(iter, within_init_text(jump_entry_code(iter)));
-		jump_label_stats.short_sites += arch_jump_entry_is_short(iter);
-		if (jump_entry_key(iter) != key) {
-			key = jump_entry_key(iter);
-			key->type = (unsigned long)iter | (key->type & JUMP_TYPE_MASK);
-			changed = __static_key_enabled(key) != static_key_type(key);
-			jump_label_stats.keys++;
+	for_each_jump_key(first, next, start, stop) {
+		key = jump_entry_key(first);
+		key->type = (unsigned long)first | (key->type & JUMP_TYPE_MASK);
+		changed = __static_key_enabled(key) != static_key_type(key);
+		jump_label_stats.keys++;
+		for (iter = first; iter < next; iter++) {
+			jump_entry_set_init(
+				iter, within_init_text(jump_entry_code(iter)));
+			jump_label_stats.short_sites +=
+				arch_jump_entry_is_short(iter);
+			if (changed)
+				arch_jump_label_transform_queue(
+					iter, jump_label_type(iter));
 		}
-		if (changed)
-			arch_jump_label_transform_queue(iter, jump_label_type(iter));
 	}
 	arch_jump_label_transform_apply();
 	mutex_unlock(&text_mutex);
@@ -678,7 +608,7 @@ void __init jump_label_init(void)
 	struct jump_entry *start = __start___jump_table;
 	struct jump_entry *stop = __stop___jump_table;
 	struct jump_label_stats *s = &jump_label_stats;
-	u64 t0 = rdtsc();
+	u64 t0 = get_cycles();
 
 	BUILD_BUG_ON(sizeof(struct jump_entry) != 12);
 	/* The key offset's flag bits: both ends of it are 4-aligned. */
@@ -695,7 +625,7 @@ void __init jump_label_init(void)
 	jump_label_link(start, stop);
 	static_key_initialized = true;
 	s->entries = stop - start;
-	s->init_cycles = rdtsc() - t0;
+	s->init_cycles = get_cycles() - t0;
 	jump_label_unlock();
 	cpus_read_unlock();
 	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes%s\n",
@@ -707,18 +637,14 @@ void __init jump_label_init(void)
 /* Freezes the __ro_after_init keys; called just before they become RO. */
 void jump_label_init_ro(void)
 {
-	struct jump_entry *iter;
-	struct static_key *key = NULL;
+	struct jump_entry *first, *next;
 	unsigned int sealed = 0;
 
 	jump_label_lock();
 	jump_label_ro_sealed = true;
-	for (iter = __start___jump_table; iter < __stop___jump_table; iter++) {
-		if (jump_entry_key(iter) == key)
-			continue;
-		key = jump_entry_key(iter);
-		sealed += static_key_sealed(key);
-	}
+	for_each_jump_key(first, next, __start___jump_table,
+			  __stop___jump_table)
+		sealed += static_key_sealed(jump_entry_key(first));
 	jump_label_unlock();
 	pr_info("jump_label: %u read-only keys sealed\n", sealed);
 }
@@ -792,93 +718,3 @@ void jump_label_module_del(struct module *mod)
 }
 
 #endif /* CONFIG_JUMP_LABEL */
-
-/*
- * Deferred keys (<linux/jump_label_ratelimit.h>). The last dec is the
- * key's delayed work; the count stays 1 until it runs, so an inc within
- * the window takes the fast path and nothing is patched.
- */
-void jump_label_update_timeout(struct work_struct *work)
-{
-	BUILD_BUG_ON(offsetof(struct static_key_true_deferred, work) !=
-		     offsetof(struct static_key_deferred, work));
-	BUILD_BUG_ON(offsetof(struct static_key_false_deferred, work) !=
-		     offsetof(struct static_key_deferred, work));
-	struct static_key_deferred *key =
-		container_of(work, struct static_key_deferred, work.work);
-
-	static_key_slow_dec(&key->key);
-}
-EXPORT_SYMBOL_GPL(jump_label_update_timeout);
-
-/*
- * n > 1 -> n - 1 without the lock: true if done. False at 1 (the dec that
- * would patch) or -1 (a first enable under way: the work's slow dec waits
- * for it). At 0 the dec is unbalanced, below -1 the count is broken: WARN
- * and report it done.
- */
-static bool static_key_dec_not_one(struct static_key *key,
-				   unsigned long caller)
-{
-	int v = atomic_read(&key->enabled);
-	enum static_key_misuse kind;
-
-	do {
-		if (v == 0 || v < -1) {
-			kind = v ? MISUSE_NEGATIVE : MISUSE_UNDERFLOW;
-			static_key_misuse(key, kind, caller);
-			return true;
-		}
-		if (v <= 1)
-			return false;
-	} while (!atomic_try_cmpxchg(&key->enabled, &v, v - 1));
-	return true;
-}
-
-void __static_key_slow_dec_deferred(struct static_key *key,
-				    struct delayed_work *work,
-				    unsigned long timeout)
-{
-	if (!static_key_check_use(key, _RET_IP_))
-		return;
-	if (static_key_dec_not_one(key, _RET_IP_))
-		return;
-	schedule_delayed_work(work, timeout);
-}
-EXPORT_SYMBOL_GPL(__static_key_slow_dec_deferred);
-
-void __static_key_deferred_flush(void *key, struct delayed_work *work)
-{
-	flush_delayed_work(work);
-}
-EXPORT_SYMBOL_GPL(__static_key_deferred_flush);
-
-void jump_label_rate_limit(struct static_key_deferred *key, unsigned long rl)
-{
-	key->timeout = rl;
-	INIT_DELAYED_WORK(&key->work, jump_label_update_timeout);
-}
-EXPORT_SYMBOL_GPL(jump_label_rate_limit);
-
-#ifdef CONFIG_MODULES
-/*
- * Runs now the pending last dec of each deferred key mod defines: its
- * delayed work lives in mod's memory, which is about to be freed. Called
- * after its exit, without module_mutex (the work takes the hotplug lock
- * and jump_label_mutex).
- */
-void jump_label_module_flush(struct module *mod)
-{
-	const struct static_key_def *def;
-	struct static_key_deferred *dk;
-	unsigned int i;
-
-	for (i = 0; i < mod->num_static_keys; i++) {
-		def = &mod->static_keys[i];
-		if (!(def->flags & STATIC_KEY_DEF_DEFERRED))
-			continue;
-		dk = container_of(def->key, struct static_key_deferred, key);
-		static_key_deferred_flush(dk);
-	}
-}
-#endif

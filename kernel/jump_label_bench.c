@@ -12,6 +12,7 @@
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/smp.h>
+#include <linux/text-patching.h>
 #include <asm/text-patching-stats.h>
 #include <asm/traps.h>
 
@@ -116,24 +117,19 @@ static int jlb_flip_key(struct static_key *key);
  */
 static void jlb_short_share_written(void)
 {
-	struct jump_entry *iter = __start___jump_table, *e;
-	unsigned int sites = 0, shorts = 0, n;
+	struct jump_entry *first, *next, *e;
+	unsigned int sites = 0, shorts = 0;
 
-	while (iter < __stop___jump_table) {
-		struct static_key *key = jump_entry_key(iter);
-
-		n = 0;
-		for_each_key_entry(key, e)
-			n++;
-		if (n <= 16 && !jlb_flip_key(key)) {
-			for_each_key_entry(key, e) {
-				if (jump_entry_is_init(e)) /* freed by now */
-					continue;
-				shorts += arch_jump_entry_is_short(e);
-				sites++;
-			}
+	for_each_jump_key(first, next, __start___jump_table,
+			  __stop___jump_table) {
+		if (next - first > 16 || jlb_flip_key(jump_entry_key(first)))
+			continue;
+		for (e = first; e < next; e++) {
+			if (jump_entry_is_init(e)) /* freed by now */
+				continue;
+			shorts += arch_jump_entry_is_short(e);
+			sites++;
 		}
-		iter += n;
 	}
 	bench_report("short_site_share", "keys of <= 16 sites", sites ?
 		     10000ULL * shorts / sites : 0, "%");
@@ -208,7 +204,7 @@ static int jlb_flip_key(struct static_key *key)
 /* One enable and one disable; figures per flip. */
 static void bench_flip_one(unsigned int i, bool batched)
 {
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	unsigned long ipis = smp_stats.ipis_sent;
 	u64 empty = bench_empty_region(), t0, t;
 	char params[64];
@@ -223,9 +219,10 @@ static void bench_flip_one(unsigned int i, bool batched)
 		 jlb_flips[i].sites, batched ? "batched" : "unbatched",
 		 num_online_cpus());
 	bench_report("flip_insns", params, 50 * t, "insns");
-	bench_report("flip_sync_rounds", params,
-		     50 * (text_poke_stats.sync_rounds - before.sync_rounds),
-		     "rounds");
+	bench_report(
+		"flip_sync_rounds", params,
+		50 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
+		"rounds");
 	bench_report("flip_ipis", params, 50 * (smp_stats.ipis_sent - ipis),
 		     "IPIs");
 }
@@ -347,7 +344,7 @@ static noinline int jlb_deferred_fn(void)
 
 static unsigned long jlb_deferred_storm(unsigned long rl, unsigned int pairs)
 {
-	unsigned long before = text_poke_stats.batches, deadline = 0;
+	unsigned long before = text_poke_get_stats().batches, deadline = 0;
 	bool armed = false;
 	unsigned int now;
 
@@ -366,7 +363,7 @@ static unsigned long jlb_deferred_storm(unsigned long rl, unsigned int pairs)
 		}
 	}
 	static_key_deferred_flush(&jlb_deferred);
-	return text_poke_stats.batches - before;
+	return text_poke_get_stats().batches - before;
 }
 
 static void bench_deferred(void)

@@ -12,8 +12,8 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/timex.h>
 #include <asm/module.h>
-#include <asm/processor.h>
 #include "jump_label_internal.h"
 
 /*
@@ -407,13 +407,11 @@ static void static_key_free_links(struct static_key *key)
  */
 static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop)
 {
-	struct static_key *key = NULL;
-	struct jump_entry *iter;
+	struct jump_entry *first, *next;
+	struct static_key *key;
 
-	for (iter = mod->jump_entries; iter < stop; iter++) {
-		if (jump_entry_key(iter) == key)
-			continue;
-		key = jump_entry_key(iter);
+	for_each_jump_key(first, next, mod->jump_entries, stop) {
+		key = jump_entry_key(first);
 		if (within_module_data((unsigned long)key, sizeof(*key), mod))
 			static_key_free_links(key);
 		else if (jump_label_key_link(mod, key) == KEY_LINK)
@@ -428,23 +426,24 @@ static void jump_label_module_unlink(struct module *mod, struct jump_entry *stop
 static int jump_label_module_link(struct module *mod)
 {
 	struct jump_entry *start = mod->jump_entries;
-	struct jump_entry *stop = start + mod->num_jump_entries, *iter;
-	struct static_key *key = NULL;
+	struct jump_entry *stop = start + mod->num_jump_entries;
+	struct jump_entry *first, *next, *iter;
+	struct static_key *key;
 	unsigned int links = 0;
 	int ret;
 
-	for (iter = start; iter < stop; iter++) {
-		jump_entry_set_init(iter, within_module_init(jump_entry_code(iter),
-							     mod));
-		if (jump_entry_key(iter) == key)
-			continue;
-		key = jump_entry_key(iter);
+	for_each_jump_key(first, next, start, stop) {
+		key = jump_entry_key(first);
+		for (iter = first; iter < next; iter++)
+			jump_entry_set_init(
+				iter,
+				within_module_init(jump_entry_code(iter), mod));
 		if (jump_label_key_link(mod, key) == KEY_FROZEN)
 			continue;
-		ret = static_key_link(key, mod, iter);
+		ret = static_key_link(key, mod, first);
 		if (ret) {
 			static_key_unlink(key, mod);
-			jump_label_module_unlink(mod, iter);
+			jump_label_module_unlink(mod, first);
 			return ret;
 		}
 		links += !within_module_data((unsigned long)key, sizeof(*key),
@@ -472,7 +471,7 @@ int jump_label_module_add(struct module *mod)
 {
 	struct jump_entry *start = mod->jump_entries;
 	struct jump_label_module *jm;
-	u64 t0 = rdtsc();
+	u64 t0 = get_cycles();
 	unsigned int i;
 	int ret;
 
@@ -502,7 +501,7 @@ int jump_label_module_add(struct module *mod)
 		list_add_tail(&jm->list, &jump_label_modules);
 		jump_label_stats.modules++;
 		jump_label_stats.module_entries += mod->num_jump_entries;
-		jump_label_stats.module_add_cycles = rdtsc() - t0;
+		jump_label_stats.module_add_cycles = get_cycles() - t0;
 	}
 	jump_label_unlock();
 	cpus_read_unlock();

@@ -10,7 +10,7 @@
 #include <linux/err.h>
 #include <linux/jump_label_table.h>
 #include <linux/module.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 #include <fixtures/jump_label_modules.h>
 
 static const char *const jlmb_modules[] = {
@@ -63,7 +63,7 @@ static void jlmb_unload(const char *name)
 /* One enable and one disable of jlm_core_false; figures per flip. */
 static void jlmb_flip(unsigned int modules)
 {
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	u64 empty = bench_empty_region(), t0, t;
 	char params[64];
 
@@ -73,13 +73,14 @@ static void jlmb_flip(unsigned int modules)
 	t = bench_cycles() - t0 - empty;
 	snprintf(params, sizeof(params),
 		 "key=jlm_core_false,modules=%u,sites=%lu", modules,
-		 (text_poke_stats.sites - before.sites) / 2);
+		 (text_poke_get_stats().sites - before.sites) / 2);
 	bench_report("flip_insns", params, 50 * t, "insns");
-	bench_report("flip_sync_rounds", params,
-		     50 * (text_poke_stats.sync_rounds - before.sync_rounds),
-		     "rounds");
+	bench_report(
+		"flip_sync_rounds", params,
+		50 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
+		"rounds");
 	bench_report("flip_batches", params,
-		     50 * (text_poke_stats.batches - before.batches),
+		     50 * (text_poke_get_stats().batches - before.batches),
 		     "batches");
 }
 

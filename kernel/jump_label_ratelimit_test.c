@@ -15,8 +15,8 @@
 #include <linux/jump_label_ratelimit.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/text-patching.h>
 #include <linux/timekeeping.h>
-#include <asm/text-patching-stats.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
@@ -48,7 +48,7 @@ static const bool jlr_y = IS_ENABLED(CONFIG_JUMP_LABEL);
 
 static unsigned long jlr_batches(void)
 {
-	return READ_ONCE(text_poke_stats.batches);
+	return text_poke_get_stats().batches;
 }
 
 /* Waits (sleeping) until key's count is want or ms pass. */

@@ -15,7 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
-#include <asm/processor.h>
+#include <linux/timex.h>
 #include <asm/tsc.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
@@ -34,7 +34,7 @@ static noinline int jls_count_fn(void)
 
 struct jls_count_ctx {
 	unsigned int pairs;	/* inc+dec pairs per CPU */
-	u64 deadline;		/* rdtsc() value: the time budget */
+	u64 deadline;		/* get_cycles() value: the time budget */
 	atomic_t done;		/* pairs made, all CPUs */
 	atomic_t running;
 };
@@ -45,7 +45,7 @@ static int jls_incdec_fn(void *data)
 	struct jls_count_ctx *ctx = data;
 	unsigned int i;
 
-	for (i = 0; i < ctx->pairs && rdtsc() < ctx->deadline; i++) {
+	for (i = 0; i < ctx->pairs && get_cycles() < ctx->deadline; i++) {
 		static_branch_inc(&jls_count);
 		static_branch_dec(&jls_count);
 	}
@@ -63,7 +63,7 @@ static void jls_test_inc_dec_concurrent(struct kunit *test)
 	struct jls_count_ctx ctx = { .pairs = jls_ops / n / 2 };
 	struct task_struct *t[NR_CPUS];
 
-	ctx.deadline = rdtsc() + (u64)jls_budget_s * 1000 * tsc_khz;
+	ctx.deadline = get_cycles() + (u64)jls_budget_s * 1000 * tsc_khz;
 	atomic_set(&ctx.done, 0);
 	atomic_set(&ctx.running, n);
 	for_each_online_cpu(cpu) {

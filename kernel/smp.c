@@ -40,6 +40,7 @@
 #include <linux/irqflags.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/timex.h>
 #include <asm/barrier.h>
 #include <asm/tsc.h>
 
@@ -111,10 +112,10 @@ static void csd_wait_halted(call_single_data_t *csd)
  */
 static void csd_wait(call_single_data_t *csd)
 {
-	u64 start = rdtsc(), spin = (u64)CSD_SPIN_US * tsc_khz / 1000;
+	u64 start = get_cycles(), spin = (u64)CSD_SPIN_US * tsc_khz / 1000;
 
 	while (csd_locked(csd)) {
-		if (!irqs_disabled() && rdtsc() - start > spin) {
+		if (!irqs_disabled() && get_cycles() - start > spin) {
 			csd_wait_halted(csd);
 			return;
 		}

@@ -15,7 +15,7 @@
 #include <linux/static_call.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 
 #define SCB_CALLS 10000
 
@@ -86,7 +86,7 @@ static void bench_static_call_calls(void)
 static void bench_static_call_update_one(struct static_call_key *key,
 					 void *tramp)
 {
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	u64 empty = bench_empty_region(), t0, t;
 	char params[32];
 
@@ -98,7 +98,7 @@ static void bench_static_call_update_one(struct static_call_key *key,
 		 static_call_nr_sites(key) - !!tramp);
 	bench_report("static_call_update_insns", params, 50 * t, "insns");
 	bench_report("static_call_update_sync_rounds", params,
-		     50 * (text_poke_stats.sync_rounds - before.sync_rounds),
+		     50 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
 		     "rounds");
 }
 
@@ -120,7 +120,7 @@ static void scb_count_enabled(struct tracepoint *tp, void *n)
 /* Every sched event on with one call, as the console's "trace on sched:*". */
 static void bench_trace_on(void)
 {
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	unsigned int on = 0;
 	char params[32];
 
@@ -129,7 +129,7 @@ static void bench_trace_on(void)
 	for_each_tracepoint(scb_count_enabled, &on);
 	snprintf(params, sizeof(params), "events=%u", on);
 	bench_report("trace_on_sync_rounds", params,
-		     100 * (text_poke_stats.sync_rounds - before.sync_rounds),
+		     100 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
 		     "rounds");
 	trace_set_event("sched:*", false);
 	tracepoint_synchronize_unregister();

@@ -14,7 +14,7 @@
 #include <linux/printk.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 #include <fixtures/static_call_modules.h>
 #include <kunit/test.h>
 #ifdef CONFIG_STATIC_CALL
@@ -113,13 +113,13 @@ static void scmt_test_user(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, scmt_fn);
 	KUNIT_EXPECT_EQ(test, scmt_fn(1), 2 * 1001);
 
-	st = text_poke_stats;
+	st = text_poke_get_stats();
 	KUNIT_EXPECT_EQ(test, static_call_update(sct_exported, sct_other_fn), 0);
 	if (sc) {
-		KUNIT_EXPECT_EQ(test, text_poke_stats.batches - st.batches, 1);
-		KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - st.sync_rounds,
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().batches - st.batches, 1);
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sync_rounds - st.sync_rounds,
 				3);
-		KUNIT_EXPECT_EQ(test, text_poke_stats.sites - st.sites,
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - st.sites,
 				scmt_sites(key));
 	}
 	KUNIT_EXPECT_EQ(test, scmt_fn(1), 2001 + 1001);
@@ -133,11 +133,11 @@ static void scmt_test_user(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scmt_sites(&STATIC_CALL_KEY(sct_tramp_only)),
 			tbefore);
 	/* With the module gone, an update patches the kernel's sites only. */
-	st = text_poke_stats;
+	st = text_poke_get_stats();
 	KUNIT_EXPECT_EQ(test, static_call_update(sct_exported, sct_exported_fn),
 			0);
 	if (sc)
-		KUNIT_EXPECT_EQ(test, text_poke_stats.sites - st.sites, before);
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - st.sites, before);
 }
 
 /* A module whose init fails leaves no site on the call. */

@@ -20,7 +20,7 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/text-patching.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 #include <kunit/test.h>
 #ifdef CONFIG_STATIC_CALL
 #include <asm/static_call.h>
@@ -221,7 +221,7 @@ static void sct_test_tail(struct kunit *test)
 /* 56 sites and the trampoline: one batch, three sync rounds. */
 static void sct_test_one_batch(struct kunit *test)
 {
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	unsigned int want1 = 0, want2 = 0, i;
 
 	for (i = 0; i < 56; i++) {
@@ -232,10 +232,10 @@ static void sct_test_one_batch(struct kunit *test)
 	sct_expect_sites(test, &STATIC_CALL_KEY(sct_many), sct_add1, 56);
 	static_call_update(sct_many, sct_add2);
 	if (IS_ENABLED(CONFIG_STATIC_CALL)) {
-		KUNIT_EXPECT_EQ(test, text_poke_stats.batches - before.batches, 1);
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().batches - before.batches, 1);
 		KUNIT_EXPECT_EQ(test,
-				text_poke_stats.sync_rounds - before.sync_rounds, 3);
-		KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 57);
+				text_poke_get_stats().sync_rounds - before.sync_rounds, 3);
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites, 57);
 	}
 	KUNIT_EXPECT_EQ(test, sct_call_many(), want2);
 	sct_expect_sites(test, &STATIC_CALL_KEY(sct_many), sct_add2, 56);

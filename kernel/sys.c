@@ -14,8 +14,8 @@
 #include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
+#include <linux/timex.h>
 #include <linux/workqueue.h>
-#include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/reboot.h>
 #include <asm/user.h>
@@ -104,7 +104,7 @@ static long sys_prlimit64(unsigned long pid, unsigned long res,
 static long sys_getrandom(unsigned long ubuf, unsigned long len,
 			  unsigned long flags)
 {
-	u64 x = rdtsc() * 0x9e3779b97f4a7c15ULL;
+	u64 x = get_cycles() * 0x9e3779b97f4a7c15ULL;
 	unsigned long done;
 	u8 b;
 

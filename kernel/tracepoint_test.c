@@ -13,13 +13,13 @@
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/slab.h>
+#include <linux/text-patching.h>
+#include <linux/timex.h>
 #include <linux/tracepoint.h>
-#include <asm/processor.h>
 #include <asm/tsc.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
-#include <asm/text-patching-stats.h>
 #endif
 
 static unsigned int tpt_rounds = 200;
@@ -148,8 +148,8 @@ struct tpt_patch_count {
 #ifdef CONFIG_JUMP_LABEL
 static struct tpt_patch_count tpt_patch_now(void)
 {
-	return (struct tpt_patch_count){ text_poke_stats.sites,
-					 text_poke_stats.batches };
+	return (struct tpt_patch_count){ text_poke_get_stats().sites,
+					 text_poke_get_stats().batches };
 }
 
 /* The key's two sites hold the bytes of its state. */
@@ -474,7 +474,7 @@ static int tpt_fire_fn(void *data)
 static bool tpt_wait_called(struct tpt_victim *v, u64 deadline)
 {
 	while (!atomic_read(&v->calls)) {
-		if (rdtsc() > deadline)
+		if (get_cycles() > deadline)
 			return false;
 		msleep(1);
 	}
@@ -537,7 +537,7 @@ static void tpt_test_remove_while_firing(struct kunit *test)
 	struct tpt_fire_ctx *ctx =
 		kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	struct task_struct *t[NR_CPUS];
-	u64 deadline = rdtsc() + (u64)tpt_budget_s * 1000 * tsc_khz;
+	u64 deadline = get_cycles() + (u64)tpt_budget_s * 1000 * tsc_khz;
 	unsigned int n, r, i, late = 0;
 	int err = 0;
 

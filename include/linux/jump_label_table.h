@@ -110,6 +110,30 @@ static inline struct jump_entry *static_key_entries(struct static_key *key)
 	     (entry)++)
 
 /*
+ * In a table sorted by key, the first entry past entry whose key differs:
+ * the next key's first entry, or stop. The one loop that finds it.
+ */
+static inline struct jump_entry *jump_entry_next_key(struct jump_entry *entry,
+						     struct jump_entry *stop)
+{
+	struct static_key *key = jump_entry_key(entry);
+
+	while (++entry < stop && jump_entry_key(entry) == key)
+		;
+	return entry;
+}
+
+/*
+ * Walks the keys of the sorted table [start, stop): first is each key's
+ * first entry, next the next key's (the key's entries are [first, next)).
+ */
+#define for_each_jump_key(first, next, start, stop)                 \
+	for ((first) = (start);                                     \
+	     (first) < (stop) &&                                    \
+	     ((next) = jump_entry_next_key((first), (stop)), true); \
+	     (first) = (next))
+
+/*
  * Sorts [start, stop) by (key, code) unless it already is; returns true if
  * it had to sort. Boot calls it on the kernel's table, tests on their own.
  */
@@ -134,12 +158,12 @@ struct jump_label_stats {
 	unsigned int keys;
 	unsigned int short_sites;
 	bool sorted_at_boot;	/* the image's table was out of order */
-	u64 init_cycles;	/* jump_label_init()'s own cost (rdtsc) */
+	u64 init_cycles;	/* jump_label_init()'s own cost, in cycles */
 	/* Modules: tables added, entries in them, links to keys outside. */
 	unsigned int modules;
 	unsigned int module_entries;
 	unsigned int module_links;
-	u64 module_add_cycles;	/* the last jump_label_module_add() (rdtsc) */
+	u64 module_add_cycles;	/* the last jump_label_module_add(), cycles */
 };
 
 extern struct jump_label_stats jump_label_stats;

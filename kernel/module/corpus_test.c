@@ -17,7 +17,7 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 #include <fixtures/jump_label_modules.h>
 #include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
@@ -110,8 +110,8 @@ static void corpus_snapshot(struct corpus_state *s)
 	struct module *mod;
 
 	kunit_mem_snapshot(&s->mem);
-	s->sites = text_poke_stats.sites;
-	s->patches = text_poke_stats.passes;
+	s->sites = text_poke_get_stats().sites;
+	s->patches = text_poke_get_stats().passes;
 	s->modules = 0;
 	mutex_lock(&module_mutex);
 	list_for_each_entry(mod, &modules, list)

@@ -22,12 +22,12 @@
 #include <linux/shell.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/timekeeping.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <asm/module.h>
 #include <asm/pgtable.h>
-#include <asm/text-patching-stats.h>
 #include <kunit/test.h>
 #include <fixtures/modtest.h>
 
@@ -476,12 +476,12 @@ static void module_test_deferred_flush(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen.value[0], 1);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
 		expect_keys_timeout(test);
-	sites = text_poke_stats.sites;
+	sites = text_poke_get_stats().sites;
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_deferred"), 0);
 	/* The exit saw the key still on: the dec was deferred. */
 	KUNIT_EXPECT_EQ(test, seen.value[0], 3);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
-		KUNIT_EXPECT_EQ(test, text_poke_stats.sites, sites + 1);
+		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites, sites + 1);
 	msleep(3 * 1000 / 10);
 	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_deferred"));
 }

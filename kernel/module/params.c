@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/moduleloader.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/page.h>
@@ -79,10 +80,12 @@ int module_params_show(struct module *mod,
 				    void *data),
 		       void *data)
 {
-	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	char *buf;
 	unsigned int i;
 	int len;
 
+	lockdep_assert_held(&module_mutex);
+	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	for (i = 0; i < mod->num_kp; i++) {

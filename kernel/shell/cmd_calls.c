@@ -14,7 +14,7 @@
 #include <linux/shell.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
-#include <asm/text-patching-stats.h>
+#include <linux/text-patching.h>
 
 #define CALLS_SHOW_KNOWN 8
 
@@ -98,7 +98,7 @@ static void calls_say_known(struct static_call_key *key)
 static int calls_set(const char *name, const char *word)
 {
 	struct calls_find f = { .name = name };
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	void *func;
 	int ret;
 
@@ -123,9 +123,9 @@ static int calls_set(const char *name, const char *word)
 		return ret;
 	}
 	shell_printf("calls: %s -> %pS: %lu sites in %lu batches, %lu sync rounds\n",
-		     name, func, text_poke_stats.sites - before.sites,
-		     text_poke_stats.batches - before.batches,
-		     text_poke_stats.sync_rounds - before.sync_rounds);
+		     name, func, text_poke_get_stats().sites - before.sites,
+		     text_poke_get_stats().batches - before.batches,
+		     text_poke_get_stats().sync_rounds - before.sync_rounds);
 	return 0;
 }
 

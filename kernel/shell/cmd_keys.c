@@ -2,154 +2,22 @@
 /*
  * Console commands on static keys: keys, key, sites, stats.
  *
- * There is no registry of keys: those with sites are found through the
- * jump tables, the kernel's (sorted by key) and each module's, walked
- * under module_mutex so that no module goes away meanwhile. Keys without
- * a site are invisible (help says so). Names come from kallsyms.
+ * The keys are those with sites, as the engine's read-only walk finds
+ * them (<linux/jump_label_introspect.h>); keys without a site are
+ * invisible (help says so). Names come from kallsyms.
  */
 #include <linux/kernel.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/jump_label.h>
-#include <linux/jump_label_arch.h>
+#include <linux/jump_label_introspect.h>
 #include <linux/jump_label_ratelimit.h>
-#include <linux/jump_label_table.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/shell.h>
-#include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/uaccess.h>
-#include <asm/text-patching-stats.h>
-
-struct site_count {
-	unsigned int nr, shrt;
-};
-
-struct key_list {
-	struct static_key **keys;
-	unsigned int nr;
-};
-
-#ifdef CONFIG_JUMP_LABEL
-static void key_list_add_table(struct key_list *kl, struct jump_entry *start,
-			       struct jump_entry *stop)
-{
-	struct jump_entry *e;
-
-	for (e = start; e < stop; e++)
-		if (!kl->nr || kl->keys[kl->nr - 1] != jump_entry_key(e))
-			kl->keys[kl->nr++] = jump_entry_key(e);
-}
-
-static unsigned int jump_entries_total(void)
-{
-	unsigned int n = __stop___jump_table - __start___jump_table;
-	struct module *mod;
-
-	list_for_each_entry(mod, &modules, list)
-		n += mod->num_jump_entries;
-	return n;
-}
-
-static int live_site(struct jump_entry *entry, struct module *mod, void *data)
-{
-	return 1;
-}
-
-/* Sites in freed init text are gone: a key left with those only is not. */
-static bool key_has_sites(struct static_key *key)
-{
-	return static_key_for_each_site(key, live_site, NULL);
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	unsigned long x = (unsigned long)*(struct static_key *const *)a;
-	unsigned long y = (unsigned long)*(struct static_key *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Every key with a site, sorted by address; module_mutex held. */
-static int key_list_collect(struct key_list *kl)
-{
-	struct module *mod;
-	unsigned int i, n = 0;
-
-	kl->nr = 0;
-	kl->keys = kcalloc(jump_entries_total() + 1, sizeof(*kl->keys),
-			   GFP_KERNEL);
-	if (!kl->keys)
-		return -ENOMEM;
-	key_list_add_table(kl, __start___jump_table, __stop___jump_table);
-	list_for_each_entry(mod, &modules, list)
-		key_list_add_table(kl, mod->jump_entries,
-				   mod->jump_entries + mod->num_jump_entries);
-	sort(kl->keys, kl->nr, sizeof(*kl->keys), key_cmp, NULL);
-	for (i = 0; i < kl->nr; i++)
-		if ((!n || kl->keys[n - 1] != kl->keys[i]) &&
-		    key_has_sites(kl->keys[i]))
-			kl->keys[n++] = kl->keys[i];
-	kl->nr = n;
-	return 0;
-}
-
-static int count_site(struct jump_entry *entry, struct module *mod, void *data)
-{
-	struct site_count *sc = data;
-
-	sc->nr++;
-	sc->shrt += arch_jump_entry_size(entry) == 2;
-	return 0;
-}
-
-static int print_site(struct jump_entry *entry, struct module *mod, void *data)
-{
-	unsigned long code = jump_entry_code(entry);
-	int i, size = arch_jump_entry_size(entry);
-	u8 bytes[8];
-	char hex[32] = "";
-
-	if (copy_from_kernel_nofault(bytes, (void *)code, size))
-		strscpy(hex, "(unreadable)", sizeof(hex));
-	else
-		for (i = 0; i < size; i++)
-			scnprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ",
-				  bytes[i]);
-	shell_printf("  %016lx %-40pS %s-> %016lx%s\n", code, (void *)code, hex,
-		     jump_entry_target(entry),
-		     jump_entry_is_branch(entry) ? " (likely)" : "");
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
-static void key_count_sites(struct static_key *key, struct site_count *sc)
-{
-	static_key_for_each_site(key, count_site, sc);
-}
-
-static void key_print_sites(struct static_key *key, unsigned int *nr)
-{
-	static_key_for_each_site(key, print_site, nr);
-}
-#else
-static int key_list_collect(struct key_list *kl)
-{
-	kl->keys = NULL;
-	kl->nr = 0;
-	return 0;
-}
-
-static void key_count_sites(struct static_key *key, struct site_count *sc)
-{
-}
-
-static void key_print_sites(struct static_key *key, unsigned int *nr)
-{
-}
-#endif
 
 /* The key's name (kernel/shell/key_name.c) and its module's. */
 static void key_name(struct static_key *key, char *buf, size_t size,
@@ -160,44 +28,67 @@ static void key_name(struct static_key *key, char *buf, size_t size,
 	shell_key_name(key, buf, size, modname, &type);
 }
 
-/* Locks module_mutex and collects; the caller calls key_list_done(). */
-static int key_list_start(struct key_list *kl)
+/* Says so if the walk of the keys found no memory; its return value. */
+static int key_walk_error(int ret)
 {
-	int ret;
-
-	mutex_lock(&module_mutex);
-	ret = key_list_collect(kl);
-	if (ret) {
-		mutex_unlock(&module_mutex);
+	if (ret < 0)
 		shell_printf("error: out of memory (%d)\n", ret);
-	}
 	return ret;
 }
 
-static void key_list_done(struct key_list *kl)
+struct key_find {
+	const char *name;
+	struct static_key *key;
+	struct module *mod;
+};
+
+/*
+ * "name", or "module:name" for a module's key. A module's key comes with
+ * a reference of its module: the caller uses it after the walk.
+ */
+static int key_find_one(const struct static_key_info *info, void *data)
 {
-	kfree(kl->keys);
-	mutex_unlock(&module_mutex);
+	struct key_find *f = data;
+	const char *colon = strchr(f->name, ':'), *modname;
+	char buf[128];
+
+	key_name(info->key, buf, sizeof(buf), &modname);
+	if (!colon ? strcmp(buf, f->name) :
+		     strcmp(buf, colon + 1) ||
+			     strlen(modname) != colon - f->name ||
+			     strncmp(modname, f->name, colon - f->name))
+		return 0;
+	f->mod = __module_address((unsigned long)info->key);
+	if (!f->mod || try_module_get(f->mod))
+		f->key = info->key;
+	return 1;
 }
 
-static struct static_key *key_list_find(struct key_list *kl, const char *name)
+/*
+ * The key called name, for the command cmd; key_put() after use. Or an
+ * ERR_PTR after a line saying why: -ENOENT, -ENOMEM.
+ */
+static struct static_key *key_get(const char *name, const char *cmd,
+				  struct module **mod)
 {
-	const char *modname;
-	char buf[128];
-	unsigned int i;
+	struct key_find f = { .name = name };
 
-	const char *colon = strchr(name, ':');
-
-	/* "name", or "module:name" for a module's key. */
-	for (i = 0; i < kl->nr; i++) {
-		key_name(kl->keys[i], buf, sizeof(buf), &modname);
-		if (!colon ? !strcmp(buf, name) :
-			     !strcmp(buf, colon + 1) &&
-				     strlen(modname) == colon - name &&
-				     !strncmp(modname, name, colon - name))
-			return kl->keys[i];
+	if (key_walk_error(static_key_for_each_key(key_find_one, &f)) < 0)
+		return ERR_PTR(-ENOMEM);
+	if (!f.key) {
+		shell_printf(
+			"%s: %s: no such key with sites; 'keys' lists them\n",
+			cmd, name);
+		return ERR_PTR(-ENOENT);
 	}
-	return NULL;
+	*mod = f.mod;
+	return f.key;
+}
+
+static void key_put(struct module *mod)
+{
+	if (mod)
+		module_put(mod);
 }
 
 /*
@@ -220,67 +111,88 @@ static unsigned long key_deferred_timeout(struct static_key *key)
 	return d->work.work.func == jump_label_update_timeout ? d->timeout : 0;
 }
 
-static void key_print(struct static_key *key)
+static void key_print(const struct static_key_info *info)
 {
-	struct site_count sc = { 0, 0 };
-	unsigned long timeout = key_deferred_timeout(key);
+	unsigned long timeout = key_deferred_timeout(info->key);
 	const char *modname, *type;
 	char name[128], deferred[24] = "-";
 
-	shell_key_name(key, name, sizeof(name), &modname, &type);
-	key_count_sites(key, &sc);
+	shell_key_name(info->key, name, sizeof(name), &modname, &type);
 	if (timeout)
 		scnprintf(deferred, sizeof(deferred), "%lu jiffies", timeout);
 	shell_printf("%-34s %-12s %-10s %5d %-8s %5u/%-5u %s\n", name,
-		     *modname ? modname : "-", type,
-		     static_key_count(key),
-		     static_key_enabled(key) ? "enabled" : "disabled", sc.shrt,
-		     sc.nr - sc.shrt, deferred);
+		     *modname ? modname : "-", type, info->count,
+		     info->enabled ? "enabled" : "disabled", info->short_sites,
+		     info->sites - info->short_sites, deferred);
+}
+
+struct key_show {
+	const char *glob;
+	unsigned int shown, total;
+};
+
+static int key_show_one(const struct static_key_info *info, void *data)
+{
+	struct key_show *ks = data;
+	const char *modname;
+	char name[128];
+
+	ks->total++;
+	key_name(info->key, name, sizeof(name), &modname);
+	if (glob_match(ks->glob, name)) {
+		key_print(info);
+		ks->shown++;
+	}
+	return 0;
 }
 
 static int cmd_keys(int argc, char **argv)
 {
-	const char *glob = argc > 1 ? argv[1] : "*", *modname;
-	struct key_list kl;
-	unsigned int i, shown = 0;
-	char name[128];
+	struct key_show ks = { .glob = argc > 1 ? argv[1] : "*" };
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_JUMP_LABEL))
 		shell_printf("keys: no jump table (CONFIG_JUMP_LABEL=n)\n");
-	if (key_list_start(&kl))
-		return -ENOMEM;
 	shell_printf("%-34s %-12s %-10s %5s %-8s %11s %s\n", "KEY", "MODULE",
 		     "TYPE", "COUNT", "STATE", "SITES(S/L)", "DEFERRED");
-	for (i = 0; i < kl.nr; i++) {
-		key_name(kl.keys[i], name, sizeof(name), &modname);
-		if (!glob_match(glob, name))
-			continue;
-		key_print(kl.keys[i]);
-		shown++;
-	}
-	shell_printf("%u of %u keys\n", shown, kl.nr);
-	key_list_done(&kl);
+	ret = key_walk_error(static_key_for_each_key(key_show_one, &ks));
+	if (ret < 0)
+		return ret;
+	shell_printf("%u of %u keys\n", ks.shown, ks.total);
+	return 0;
+}
+
+static int print_site(const struct static_key_site *site, void *data)
+{
+	unsigned int i;
+	u8 bytes[8];
+	char hex[32] = "";
+
+	if (site->size > sizeof(bytes) ||
+	    copy_from_kernel_nofault(bytes, (void *)site->addr, site->size))
+		strscpy(hex, "(unreadable)", sizeof(hex));
+	else
+		for (i = 0; i < site->size; i++)
+			scnprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ",
+				  bytes[i]);
+	shell_printf("  %016lx %-40pS %s-> %016lx%s\n", site->addr,
+		     (void *)site->addr, hex, site->target,
+		     site->likely ? " (likely)" : "");
+	(*(unsigned int *)data)++;
 	return 0;
 }
 
 static int cmd_sites(int argc, char **argv)
 {
 	struct static_key *key;
-	struct key_list kl;
+	struct module *mod;
 	unsigned int nr = 0;
 
-	if (key_list_start(&kl))
-		return -ENOMEM;
-	key = key_list_find(&kl, argv[1]);
-	if (key)
-		key_print_sites(key, &nr);
-	key_list_done(&kl);
-	if (!key) {
-		shell_printf(
-			"sites: %s: no such key with sites; 'keys' lists them\n",
-			argv[1]);
-		return -ENOENT;
-	}
+	key = key_get(argv[1], argv[0], &mod);
+	if (IS_ERR(key))
+		return PTR_ERR(key);
+	static_key_for_each_key_site(key, print_site, &nr);
+	key_put(mod);
 	shell_printf("%u sites (bytes now at each, then the jump target)\n",
 		     nr);
 	return 0;
@@ -387,69 +299,56 @@ static int cmd_key(int argc, char **argv)
 {
 	const char *ops[] = { "enable", "disable", "inc", "dec" },
 		   *op = argv[2];
-	struct text_poke_stats before = text_poke_stats,
-			       *now = &text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats(), now;
 	struct static_key *key;
-	struct module *mod = NULL;
-	struct key_list kl;
+	struct module *mod;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ops) && strcmp(op, ops[i]); i++)
 		;
 	if (i == ARRAY_SIZE(ops))
 		return shell_usage(argv[0]);
-	if (key_list_start(&kl))
-		return -ENOMEM;
-	key = key_list_find(&kl, argv[1]);
-	if (key)
-		mod = __module_address((unsigned long)key);
-	if (mod && !try_module_get(mod))
-		key = NULL;
-	key_list_done(&kl);
-	if (!key) {
-		shell_printf(
-			"key: %s: no such key with sites; 'keys' lists them\n",
-			argv[1]);
-		return -ENOENT;
-	}
-	if (key_apply(key, argv[1], op))
+	key = key_get(argv[1], argv[0], &mod);
+	if (IS_ERR(key))
+		return PTR_ERR(key);
+	if (key_apply(key, argv[1], op)) {
+		now = text_poke_get_stats();
 		shell_printf(
 			"%s: %s, count %d, %lu sites patched in %lu batches, %lu sync rounds\n",
 			argv[1],
 			static_key_enabled(key) ? "enabled" : "disabled",
-			static_key_count(key), now->sites - before.sites,
-			now->batches - before.batches,
-			now->sync_rounds - before.sync_rounds);
-	if (mod)
-		module_put(mod);
+			static_key_count(key), now.sites - before.sites,
+			now.batches - before.batches,
+			now.sync_rounds - before.sync_rounds);
+	}
+	key_put(mod);
 	return 0;
 }
 
 static int cmd_stats(int argc, char **argv)
 {
-	const struct text_poke_stats *s = &text_poke_stats;
+	struct text_poke_stats s = text_poke_get_stats();
 
 	shell_printf(
 		"text_poke: %lu batches, %lu sites, %lu passes, %lu sync rounds, %lu early flushes, %lu int3 hits\n",
-		s->batches, s->sites, s->passes, s->sync_rounds,
-		s->early_flushes, text_poke_int3_hits());
+		s.batches, s.sites, s.passes, s.sync_rounds, s.early_flushes,
+		text_poke_int3_hits());
+	return 0;
+}
+
+static int key_complete_one(const struct static_key_info *info, void *data)
+{
+	const char *modname;
+	char name[128];
+
+	key_name(info->key, name, sizeof(name), &modname);
+	shell_complete_add(data, name);
 	return 0;
 }
 
 void shell_complete_keys(struct shell_completion *c)
 {
-	const char *modname;
-	struct key_list kl;
-	char name[128];
-	unsigned int i;
-
-	if (key_list_start(&kl))
-		return;
-	for (i = 0; i < kl.nr; i++) {
-		key_name(kl.keys[i], name, sizeof(name), &modname);
-		shell_complete_add(c, name);
-	}
-	key_list_done(&kl);
+	static_key_for_each_key(key_complete_one, c);
 }
 
 static void complete_key_op(struct shell_completion *c)

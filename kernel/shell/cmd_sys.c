@@ -14,13 +14,13 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
+#include <linux/reboot.h>
 #include <linux/sched.h>
 #include <linux/shell.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/timekeeping.h>
-#include <asm/reboot.h>
-#include <asm/smp.h>
-#include <asm/text-patching-stats.h>
 #include <kunit/test.h>
 
 static int cmd_cpus(int argc, char **argv)
@@ -128,7 +128,7 @@ static int insmod_args(char *buf, size_t size, int argc, char **argv)
 static int cmd_insmod(int argc, char **argv)
 {
 	static char args[SHELL_LINE_MAX * 2];
-	struct text_poke_stats before = text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats();
 	struct module *mod;
 
 	if (insmod_args(args, sizeof(args), argc, argv)) {
@@ -145,7 +145,7 @@ static int cmd_insmod(int argc, char **argv)
 	shell_printf(
 		"%s: loaded, %u bytes, %u jump entries, %lu sites patched\n",
 		argv[1], module_size(mod), mod->num_jump_entries,
-		text_poke_stats.sites - before.sites);
+		text_poke_get_stats().sites - before.sites);
 	return 0;
 }
 
@@ -276,13 +276,13 @@ static int cmd_dmesg(int argc, char **argv)
 static int cmd_reboot(int argc, char **argv)
 {
 	shell_printf("reboot: Restarting system\n");
-	machine_restart();
+	kernel_restart(NULL);
 }
 
 static int cmd_poweroff(int argc, char **argv)
 {
 	shell_printf("reboot: Power down\n");
-	machine_power_off(QEMU_EXIT_SUCCESS);
+	kernel_power_off();
 }
 
 static void complete_cpu(struct shell_completion *c)

@@ -9,10 +9,10 @@
 #include <linux/shell.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/timekeeping.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
-#include <asm/text-patching-stats.h>
 
 #define TP_SHOW_EVENTS 32
 #define TP_SHOW_NAME 48
@@ -109,8 +109,7 @@ static unsigned int trace_events_enabled(void)
 /* trace on|off <event>: the event spec of <linux/trace.h>, globs allowed. */
 static int trace_switch(const char *spec, bool on)
 {
-	struct text_poke_stats before = text_poke_stats,
-			       *now = &text_poke_stats;
+	struct text_poke_stats before = text_poke_get_stats(), now;
 	unsigned int was = trace_events_enabled();
 	int ret = trace_set_event(spec, on);
 
@@ -120,11 +119,12 @@ static int trace_switch(const char *spec, bool on)
 			     ret);
 		return ret;
 	}
+	now = text_poke_get_stats();
 	shell_printf(
 		"trace: %s: %s, %u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
 		spec, on ? "on" : "off", trace_events_enabled(), was,
-		now->sites - before.sites, now->batches - before.batches,
-		now->sync_rounds - before.sync_rounds);
+		now.sites - before.sites, now.batches - before.batches,
+		now.sync_rounds - before.sync_rounds);
 	return 0;
 }
 

@@ -8,9 +8,9 @@
  * QEMU status 33 when every command succeeded, 35 otherwise.
  */
 #include <linux/kernel.h>
+#include <linux/reboot.h>
 #include <linux/shell.h>
 #include <linux/string.h>
-#include <asm/reboot.h>
 
 static struct {
 	unsigned int lines; /* lines read so far: the current one's number */
@@ -71,13 +71,13 @@ void shell_session_end(void)
 		     session.lines, session.commands);
 	if (!session.failed) {
 		shell_printf("all succeeded\nreboot: Power down\n");
-		machine_power_off(QEMU_EXIT_SUCCESS);
+		kernel_power_off();
 	}
 	shell_printf("%u failed; the first: line %u: %s (status %d)\n",
 		     session.failed, session.first_line, session.first_cmd,
 		     session.first_status);
 	shell_printf("reboot: Power down\n");
-	machine_power_off(QEMU_EXIT_TESTS_FAILED);
+	kernel_power_off_failed();
 }
 
 static int cmd_echo(int argc, char **argv)

@@ -10,14 +10,15 @@
  * which may sleep (mutexes, load_module(), remove_cpu()).
  */
 #include <linux/kernel.h>
+#include <linux/console.h>
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
+#include <linux/processor.h>
 #include <linux/shell.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <asm/processor.h>
-#include <asm/serial.h>
+#include <linux/timex.h>
 
 #define SHELL_PROMPT "sk> "
 #define SHELL_POLL_MS 10
@@ -38,7 +39,7 @@ bool shell_requested(void)
 	return shell_on;
 }
 
-void (*shell_write)(const char *s, size_t len) = serial_write;
+void (*shell_write)(const char *s, size_t len) = console_write;
 
 void shell_printf(const char *fmt, ...)
 {
@@ -244,13 +245,14 @@ void shell_main(void)
 
 	shell_editor_init(&ed, SHELL_PROMPT);
 	if (shell_report_boot)
-		shell_printf("shell: prompt at TSC %llu (instructions under icount)\n",
-			     rdtsc());
+		shell_printf(
+			"shell: prompt at TSC %llu (instructions under icount)\n",
+			get_cycles());
 	shell_printf(
 		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
 	for (;;) {
-		c = serial_getc();
+		c = console_getc();
 		if (c >= 0) {
 			quiet = 0;
 			shell_byte(&ed, c);

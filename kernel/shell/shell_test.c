@@ -6,13 +6,13 @@
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/console.h>
 #include <linux/errno.h>
 #include <linux/printk.h>
 #include <linux/shell.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/serial.h>
 
 #define SINK_LEN 4096
 static char sink[SINK_LEN + 1];
@@ -50,7 +50,7 @@ static int shell_test_init(struct kunit *test)
 
 static void shell_test_exit(struct kunit *test)
 {
-	shell_write = serial_write;
+	shell_write = console_write;
 	shell_sandbox = false;
 }
 

@@ -27,6 +27,7 @@
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/timer_wheel.h>
+#include <linux/timex.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
 #include <kunit/test.h>
@@ -70,19 +71,19 @@ static u64 tt_ms_to_tsc(unsigned int ms)
 
 static void tt_spin_ms(unsigned int ms)
 {
-	u64 start = rdtsc();
+	u64 start = get_cycles();
 
-	while (rdtsc() - start < tt_ms_to_tsc(ms))
+	while (get_cycles() - start < tt_ms_to_tsc(ms))
 		cpu_relax();
 }
 
 /* Spins until *v >= want or TT_TIMEOUT_MS pass; true if reached. */
 static bool tt_wait_atomic(atomic_t *v, int want)
 {
-	u64 start = rdtsc();
+	u64 start = get_cycles();
 
 	while (atomic_read_acquire(v) < want) {
-		if (rdtsc() - start > tt_ms_to_tsc(TT_TIMEOUT_MS))
+		if (get_cycles() - start > tt_ms_to_tsc(TT_TIMEOUT_MS))
 			return atomic_read_acquire(v) >= want;
 		cpu_relax();
 	}
@@ -92,10 +93,10 @@ static bool tt_wait_atomic(atomic_t *v, int want)
 /* Spins until jiffies reach j or TT_TIMEOUT_MS pass; true if reached. */
 static bool tt_wait_jiffies(unsigned long j)
 {
-	u64 start = rdtsc();
+	u64 start = get_cycles();
 
 	while (time_before(jiffies, j)) {
-		if (rdtsc() - start > tt_ms_to_tsc(TT_TIMEOUT_MS))
+		if (get_cycles() - start > tt_ms_to_tsc(TT_TIMEOUT_MS))
 			return false;
 		cpu_relax();
 	}
@@ -507,11 +508,11 @@ static struct {
 /* Runs until released, then TT_SPIN_MS more (bounded either way). */
 static void tt_slow_fn(struct timer_list *t)
 {
-	u64 start = rdtsc();
+	u64 start = get_cycles();
 
 	atomic_set_release(&tt_slow.started, 1);
 	while (!READ_ONCE(tt_slow.release)) {
-		if (rdtsc() - start > tt_ms_to_tsc(TT_TIMEOUT_MS)) {
+		if (get_cycles() - start > tt_ms_to_tsc(TT_TIMEOUT_MS)) {
 			atomic_inc(&tt_slow.timeouts);
 			break;
 		}
@@ -625,14 +626,14 @@ static void tt_ctx_fn(struct timer_list *t)
 {
 	struct tt_timer *tt = from_timer(tt, t, timer);
 	unsigned long ticks = this_cpu_read(tick_count);
-	u64 start = rdtsc();
+	u64 start = get_cycles();
 
 	if (this_cpu_read(tt_depth) || irqs_disabled() ||
 	    smp_processor_id() != tt->cpu)
 		atomic_inc(&tt_ctx_bad);
 	this_cpu_inc(tt_depth);
 	while (this_cpu_read(tick_count) == ticks &&
-	       rdtsc() - start < tt_ms_to_tsc(TT_SPIN_MS * 10))
+	       get_cycles() - start < tt_ms_to_tsc(TT_SPIN_MS * 10))
 		cpu_relax();
 	this_cpu_dec(tt_depth);
 	tt_ctx_ticks[tt->cpu] += this_cpu_read(tick_count) - ticks;

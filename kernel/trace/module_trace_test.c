@@ -19,9 +19,9 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
-#include <asm/text-patching-stats.h>
 #include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 #include <fixtures/trace_modules.h>
@@ -212,9 +212,9 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	sc = IS_ENABLED(CONFIG_STATIC_CALL) ?
 		     static_call_nr_sites(tp->static_call_key) : 0;
 
-	before = text_poke_stats;
+	before = text_poke_get_stats();
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &a), 0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites,
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
 			c.sites + sc);
 	KUNIT_EXPECT_TRUE(test, tracepoint_enabled(tp));
 	KUNIT_EXPECT_EQ(test, mtt_sites_of(tp, mod).wrong, 0);
@@ -223,17 +223,18 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.value, 42);
 	KUNIT_EXPECT_EQ(test, a.cookie, 0xabcdefUL);
 
-	before = text_poke_stats;
+	before = text_poke_get_stats();
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &b), 0);
 	mtt_ops->fire(-7, 3);
 	KUNIT_EXPECT_EQ(test, a.calls + b.calls, 3);
 	KUNIT_EXPECT_EQ(test, b.value, -7);
 	KUNIT_EXPECT_EQ(test, tracepoint_probe_unregister(tp, mtt_probe, &a),
 			0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 2 * sc);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
+			2 * sc);
 	KUNIT_EXPECT_EQ(test, tracepoint_probe_unregister(tp, mtt_probe, &b),
 			0);
-	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites,
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
 			c.sites + 3 * sc);
 	KUNIT_EXPECT_FALSE(test, tracepoint_enabled(tp));
 	KUNIT_EXPECT_EQ(test, mtt_sites_of(tp, mod).wrong, 0);

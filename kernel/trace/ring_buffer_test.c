@@ -13,7 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
 #include <linux/smp.h>
-#include <asm/processor.h>
+#include <linux/timex.h>
 #include <asm/tsc.h>
 #include <kunit/test.h>
 
@@ -338,14 +338,14 @@ static void rbt_test_load_all_cpus(struct kunit *test)
 	struct rbt_seen *seen =
 		kunit_kzalloc(test, NR_CPUS * sizeof(*seen), GFP_KERNEL);
 	struct task_struct *t[NR_CPUS] = { NULL };
-	u64 end = rdtsc() + (u64)rbt_load_ms * tsc_khz, overrun = 0;
+	u64 end = get_cycles() + (u64)rbt_load_ms * tsc_khz, overrun = 0;
 	unsigned int cpu;
 
 	KUNIT_ASSERT_NOT_NULL(test, ld);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	ld->b = rbt_alloc(test, 4 * PAGE_SIZE);
 	rbt_start_writers(test, ld, t);
-	while (rdtsc() < end) {
+	while (get_cycles() < end) {
 		rbt_drain(ld->b, seen);
 		smp_call_function(rbt_irq_write, ld, 1);
 		msleep(1);

@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/shell.h>
 #include <linux/smp.h>
+#include <linux/text-patching.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/static_call.h>
@@ -25,7 +26,6 @@
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
-#include <asm/text-patching-stats.h>
 #endif
 
 #define CREATE_TRACE_POINTS
@@ -84,7 +84,7 @@ static void tet_key_state(struct tracepoint *tp, void *priv)
 #ifdef CONFIG_JUMP_LABEL
 static unsigned long tet_sites_patched(void)
 {
-	return text_poke_stats.sites;
+	return text_poke_get_stats().sites;
 }
 
 static unsigned int tet_sites_of(struct tracepoint *tp)

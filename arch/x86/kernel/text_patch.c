@@ -348,6 +348,12 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 	text_poke_stats.sync_rounds++;
 }
 
+struct text_poke_stats text_poke_get_stats(void)
+{
+	return text_poke_stats;
+}
+EXPORT_SYMBOL_GPL(text_poke_get_stats);
+
 unsigned long text_poke_cpu_int3_hits(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(int3_hits, cpu));

@@ -3,27 +3,14 @@
 #define _ASM_X86_TEXT_PATCHING_STATS_H
 
 /*
- * The patch engine's counters and hooks, for tests and benchmarks only.
- * Code that patches text uses <asm/text-patching.h>.
+ * The patch engine's counters and hooks, for its own tests only. Code
+ * that patches text uses <asm/text-patching.h>; generic code reads the
+ * counters through <linux/text-patching.h>.
  */
-#include <linux/types.h>
+#include <linux/text-patching.h>
 
-/* Counts since boot. */
-struct text_poke_stats {
-	unsigned long sites;		/* sites written through batches */
-	unsigned long batches;		/* batches applied */
-	unsigned long passes;		/* write passes (3 a batch, 1 a text_poke()) */
-	unsigned long sync_rounds;	/* sync_core() rounds on every CPU */
-	unsigned long early_flushes;	/* batches applied because memory ran out */
-	unsigned long parked_rounds;	/* last writes made with the others parked */
-};
-
+/* The counters themselves (generic code: text_poke_get_stats()). */
 extern struct text_poke_stats text_poke_stats;
-
-/* int3 traps the handler emulated, summed over per-CPU counters. */
-unsigned long text_poke_int3_hits(void);
-/* The same, one CPU's (the console's cpus command). */
-unsigned long text_poke_cpu_int3_hits(unsigned int cpu);
 
 /* text_poke.batch=0 on the command line: one site per batch. */
 extern bool text_poke_batching;
