@@ -228,22 +228,39 @@ unsigned int static_call_nr_sites(struct static_call_key *key)
 EXPORT_SYMBOL_GPL(static_call_nr_sites);
 
 /*
- * Queues key's change to func: every site checked first, so a refusal
- * queues nothing. With static_call_mutex and text_mutex held.
+ * The two halves of an update, with static_call_mutex and text_mutex
+ * held: check that every site of key holds its current target's
+ * instruction and reaches func (0 or -errno after a line naming the site
+ * and the call), then queue func's at every site and set key->func.
+ * Many calls (and keys, jump_label_queued.c) are checked before any is
+ * queued, so that a refusal queues nothing.
  */
-static int __static_call_queue(struct static_call_key *key, void *func)
-{
-	int ret;
+static void sc_note_target(struct static_call_key *key, void *func);
 
+int __static_call_check(struct static_call_key *key, void *func)
+{
 	lockdep_assert_held(&static_call_mutex);
 	if (key->func == func)
 		return 0;
-	ret = sc_for_each_site(key, (sc_site_fn)sc_check_one, func);
-	if (ret)
-		return ret;
+	return sc_for_each_site(key, (sc_site_fn)sc_check_one, func);
+}
+
+void __static_call_queue_checked(struct static_call_key *key, void *func)
+{
+	if (key->func == func)
+		return;
 	sc_for_each_site(key, (sc_site_fn)sc_queue_one, func);
 	WRITE_ONCE(key->func, func);
-	return 0;
+	sc_note_target(key, func);
+}
+
+static int __static_call_queue(struct static_call_key *key, void *func)
+{
+	int ret = __static_call_check(key, func);
+
+	if (!ret)
+		__static_call_queue_checked(key, func);
+	return ret;
 }
 
 /*
@@ -384,7 +401,7 @@ int static_call_retarget(const char *name, void *func)
 	return ret;
 }
 
-static bool sc_refuse(struct static_call_key *key, void *func)
+bool __static_call_refuse(struct static_call_key *key, void *func)
 {
 	if (in_interrupt() || irqs_disabled()) {
 		if (warn_record_first(&static_call_warned, key, SC_MISUSE_IRQ))
@@ -405,14 +422,12 @@ int __static_call_update(struct static_call_key *key, void *tramp, void *func)
 {
 	int ret;
 
-	if (sc_refuse(key, func))
+	if (__static_call_refuse(key, func))
 		return in_interrupt() || irqs_disabled() ? -EPERM : -EINVAL;
 	cpus_read_lock();
 	mutex_lock(&static_call_mutex);
 	mutex_lock(&text_mutex);
 	ret = __static_call_queue(key, func);
-	if (!ret)
-		sc_note_target(key, func);
 	arch_static_call_apply();
 	mutex_unlock(&text_mutex);
 	mutex_unlock(&static_call_mutex);

@@ -53,6 +53,18 @@ void __static_call_nop(void);
  */
 int __static_call_update(struct static_call_key *key, void *tramp,
 			 void *func);
+/*
+ * The halves of an update, for batches of many keys and calls
+ * (static_call_update_queued(), <linux/jump_label.h>): refuse() is the
+ * WARNing checks of __static_call_update() (true: refused); with
+ * static_call_mutex and text_mutex held, check() (0 or -errno, after a
+ * line) then queue_checked() into the batch in progress.
+ */
+bool __static_call_refuse(struct static_call_key *key, void *func);
+int __static_call_check(struct static_call_key *key, void *func);
+void __static_call_queue_checked(struct static_call_key *key, void *func);
+extern struct mutex static_call_mutex;
+
 /* The sites an update of key patches, its trampoline included. */
 unsigned int static_call_nr_sites(struct static_call_key *key);
 /* Its site i in update order (the trampoline, key->tramp, not counted), or NULL. */
@@ -170,7 +182,13 @@ static inline void *__static_call_cond_func(void *func)
 
 #endif /* CONFIG_STATIC_CALL */
 
-#define static_call_update(name, func)                                         \
+/* Queued into the next static_key_apply_queued() (<linux/jump_label.h>). */
+void __static_call_update_queued(struct static_call_key *key, void *func);
+#define static_call_update_queued(name, func)                                  \
+	__static_call_update_queued(&STATIC_CALL_KEY(name),                    \
+				    (void *)__static_call_typed(name, func))
+
+#define static_call_update(name, func)                                       \
 	__static_call_update(&STATIC_CALL_KEY(name),                           \
 			     STATIC_CALL_TRAMP_ADDR(name),                     \
 			     (void *)__static_call_typed(name, func))
