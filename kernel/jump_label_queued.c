@@ -242,6 +242,22 @@ static void jl_apply_all(void)
 			atomic_set_release(&q->key->enabled, 1);
 }
 
+/* The queue's end: emptied, given back. */
+static void jl_queue_release(void)
+{
+	queue_nr = 0;
+	queue_nomem = false;
+	queue_owner = NULL;
+	mutex_unlock(&queue_mutex);
+}
+
+void static_key_drop_queued(void)
+{
+	if (queue_owner == current)
+		jl_queue_release();
+}
+EXPORT_SYMBOL_GPL(static_key_drop_queued);
+
 int static_key_apply_queued(void)
 {
 	int ret = 0;
@@ -267,10 +283,7 @@ int static_key_apply_queued(void)
 	jump_label_unlock();
 	cpus_read_unlock();
 out:
-	queue_nr = 0;
-	queue_nomem = false;
-	queue_owner = NULL;
-	mutex_unlock(&queue_mutex);
+	jl_queue_release();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(static_key_apply_queued);

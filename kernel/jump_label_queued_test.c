@@ -13,6 +13,8 @@
 #include <linux/jump_label_table.h>
 #include <linux/memory.h>
 #include <linux/printk.h>
+#include <linux/shell.h>
+#include <linux/string.h>
 #include <linux/static_call.h>
 #include <linux/text-patching.h>
 #include <asm/text-patching.h>
@@ -196,10 +198,58 @@ static void jqt_test_bad_site(struct kunit *test)
 }
 #endif
 
+static char jqt_out[2048];
+static size_t jqt_out_len;
+
+static void jqt_sink(const char *str, size_t len)
+{
+	len = min(len, sizeof(jqt_out) - 1 - jqt_out_len);
+	memcpy(jqt_out + jqt_out_len, str, len);
+	jqt_out_len += len;
+	jqt_out[jqt_out_len] = '\0';
+}
+
+static int jqt_console(const char *line)
+{
+	void (*saved)(const char *s, size_t len) = shell_write;
+	char buf[128];
+	int ret;
+
+	strscpy(buf, line, sizeof(buf));
+	jqt_out_len = 0;
+	jqt_out[0] = '\0';
+	shell_write = jqt_sink;
+	ret = shell_run_line(buf);
+	shell_write = saved;
+	return ret;
+}
+
+/* The console's "key a b c enable": one batch, or nothing. */
+static void jqt_test_console(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, jqt_console("key jqt_k0 jqt_k1 jqt_k2 enable"), 0);
+	jqt_expect_keys(test, 0x7);
+	if (IS_ENABLED(CONFIG_JUMP_LABEL))
+		KUNIT_EXPECT_TRUE_MSG(test, strstr(jqt_out,
+			"3 keys enabled, 3 sites patched in 1 batches, 3 sync rounds") != NULL,
+			"%s", jqt_out);
+	/* jqt_k3's count is another user's: the whole line is refused. */
+	static_branch_inc(jqt_keys[3]);
+	KUNIT_EXPECT_EQ(test, jqt_console("key jqt_k0 jqt_k3 disable"), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(jqt_out, "key: 2 keys: nothing changed") != NULL,
+			      "%s", jqt_out);
+	jqt_expect_keys(test, 0xf);
+	static_branch_dec(jqt_keys[3]);
+	KUNIT_EXPECT_EQ(test, jqt_console("key jqt_k0 jqt_k1 jqt_k2 disable"), 0);
+	jqt_expect_keys(test, 0);
+	KUNIT_EXPECT_EQ(test, jqt_console("key jqt_k0 jqt_k1 inc"), -EINVAL);
+}
+
 static struct kunit_case jqt_cases[] = {
 	KUNIT_CASE(jqt_test_one_batch),
 	KUNIT_CASE(jqt_test_counting),
 	KUNIT_CASE(jqt_test_bad_site),
+	KUNIT_CASE(jqt_test_console),
 	{}
 };
 

@@ -255,6 +255,8 @@ void static_key_disable_cpuslocked(struct static_key *key);
 void static_key_enable_queued(struct static_key *key);
 void static_key_disable_queued(struct static_key *key);
 int static_key_apply_queued(void);
+/* Forgets what the calling task queued: nothing changes. */
+void static_key_drop_queued(void);
 
 static inline int static_key_count(struct static_key *key)
 {
