@@ -10,7 +10,8 @@
  * The queued calls record what static_key_enable()/disable() and
  * static_call_update() would do; apply makes all of it at once:
  *
- *   1. take the hotplug lock (read), jump_label_mutex, static_call_mutex;
+ *   1. take jump_label_mutex, static_call_mutex (the hotplug lock is
+ *      held since the first queued call: the caller's, or the queue's);
  *   2. replay the queue on the keys' counts, as the plain calls would
  *      (an enable of an enabled key does nothing, a key with inc
  *      references is misused by either, a key enabled then disabled ends
@@ -50,6 +51,7 @@ struct jl_queued {
 
 static DEFINE_MUTEX(queue_mutex);
 static struct task_struct *queue_owner;
+static bool queue_cpus_locked;	/* the queue took the hotplug lock */
 static struct jl_queued *queue;
 static unsigned int queue_nr, queue_cap;
 static bool queue_nomem;
@@ -59,9 +61,16 @@ static void jl_queue_add(const struct jl_queued *q)
 {
 	struct jl_queued *v;
 
+	bool lock;
+
 	if (queue_owner != current) {
+		/* The hotplug lock first, as every flip takes it. */
+		lock = !cpus_lock_held();
+		if (lock)
+			cpus_read_lock();
 		mutex_lock(&queue_mutex);
 		queue_owner = current;
+		queue_cpus_locked = lock;
 	}
 	if (queue_nr == queue_cap) {
 		v = kmalloc((queue_cap ? 2 * queue_cap : 16) * sizeof(*v),
@@ -245,10 +254,14 @@ static void jl_apply_all(void)
 /* The queue's end: emptied, given back. */
 static void jl_queue_release(void)
 {
+	bool unlock = queue_cpus_locked;
+
 	queue_nr = 0;
 	queue_nomem = false;
 	queue_owner = NULL;
 	mutex_unlock(&queue_mutex);
+	if (unlock)
+		cpus_read_unlock();
 }
 
 void static_key_drop_queued(void)
@@ -270,7 +283,7 @@ int static_key_apply_queued(void)
 		ret = -ENOMEM;
 		goto out;
 	}
-	cpus_read_lock();
+	lockdep_assert_cpus_held();
 	jump_label_lock();
 	mutex_lock(&static_call_mutex);
 	jl_replay();
@@ -281,7 +294,6 @@ int static_key_apply_queued(void)
 	mutex_unlock(&text_mutex);
 	mutex_unlock(&static_call_mutex);
 	jump_label_unlock();
-	cpus_read_unlock();
 out:
 	jl_queue_release();
 	return ret;

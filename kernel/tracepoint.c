@@ -200,6 +200,33 @@ static void tp_publish(struct tracepoint *tp, struct tracepoint_func *new)
 	}
 }
 
+/*
+ * 0 -> 1: publish, then the key on and the call on the probe in one
+ * batch (static_key_apply_queued()), once no reader holds an older array.
+ */
+static void tp_first_on(struct tracepoint *tp, struct tracepoint_func *new)
+{
+	rcu_assign_pointer(tp->funcs, new);
+	if (tp->static_call_key &&
+	    READ_ONCE(tp->static_call_key->func) != new[0].func) {
+		synchronize_rcu();
+		__static_call_update_queued(tp->static_call_key, new[0].func);
+	}
+	static_key_enable_queued(&tp->key.key);
+	static_key_apply_queued();
+}
+
+/* 1 -> 0: the key off and the call on the iterator in one batch, then NULL. */
+static void tp_last_off(struct tracepoint *tp)
+{
+	static_key_disable_queued(&tp->key.key);
+	if (tp->static_call_key &&
+	    READ_ONCE(tp->static_call_key->func) != tp->iterator)
+		__static_call_update_queued(tp->static_call_key, tp->iterator);
+	static_key_apply_queued();
+	rcu_assign_pointer(tp->funcs, NULL);
+}
+
 /* 0 -> 1 probes: regfunc, publish, then enable (readers find funcs). */
 static int tp_add_func(struct tracepoint *tp, struct tracepoint_func *tf)
 {
@@ -217,9 +244,10 @@ static int tp_add_func(struct tracepoint *tp, struct tracepoint_func *tf)
 			return ret;
 		}
 	}
-	tp_publish(tp, new);
 	if (first)
-		static_key_enable_cpuslocked(&tp->key.key);
+		tp_first_on(tp, new);
+	else
+		tp_publish(tp, new);
 	tp_free_funcs_rcu(old);
 	return 0;
 }
@@ -238,8 +266,9 @@ static int tp_remove_func(struct tracepoint *tp, void *func, void *data)
 		return 0;
 	}
 	if (!new)
-		static_key_disable_cpuslocked(&tp->key.key);
-	tp_publish(tp, new);
+		tp_last_off(tp);
+	else
+		tp_publish(tp, new);
 	if (!new && tp->unregfunc)
 		tp->unregfunc();
 	tp_free_funcs_rcu(old);
