@@ -20,10 +20,11 @@ dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
 mkdir -p "$dir/boot/grub" "$dir/boot/modules"
-# Without its debug sections: GRUB reads every section into memory (for
-# multiboot2's ELF sections tag), and the DWARF is most of the file; the
-# kernel keeps its own symbol table (kallsyms). $(O)/vmlinux keeps it all.
-${OBJCOPY:-objcopy} --strip-debug "$vmlinux" "$dir/boot/vmlinux"
+# Without its debug sections and ELF symbol table: GRUB reads every section
+# into memory (for multiboot2's ELF sections tag), and the DWARF is most of
+# the file; the kernel keeps its own symbol table (kallsyms) and reads no
+# section of its file. $(O)/vmlinux keeps it all.
+${OBJCOPY:-objcopy} --strip-all "$vmlinux" "$dir/boot/vmlinux"
 
 # EXTRA_DIR (make run EXTRA_MODULES=...) adds its .ko files the same way.
 for d in "$modules_dir" "$extra_dir"; do
