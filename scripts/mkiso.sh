@@ -72,10 +72,14 @@ retries() {
 # would wait at its menu on a screen nobody sees. Instead: the serial
 # console, the error again (the first went to the screen), one line of
 # ours, and power off through isa-debug-exit with 0x14 (QEMU status 41).
+# The GRUB modules that needs are loaded first, while memory is free: the
+# failed loads of many modules leave too little for them after.
 {
 	cat <<CFG
 set timeout=0
 set default=0
+insmod serial
+insmod iorw
 menuentry "kernel" {
 	set loaded=y
 	if multiboot2 /boot/vmlinux $cmdline; then true; else set loaded=n; fi
@@ -92,7 +96,6 @@ CFG
 	retries
 	cat <<'CFG'
 	echo 'grub: cannot load the kernel or a module (the error above; "out of memory" means too little RAM): powering off'
-	insmod iorw
 	outb 0xf4 0x14
 	halt
 }
