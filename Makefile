@@ -299,6 +299,14 @@ $(JL_FIXUP): scripts/jump_label_fixup.c arch/x86/include/asm/jump_label_insn.h
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) -O2 -Wall -Wextra -Werror -Iarch/x86/include -o $@ $< -lelf
 
+# The static call table of the kernel image (scripts/static_call_table.c).
+SC_TABLE := $(O)/scripts/static_call_table
+
+$(SC_TABLE): scripts/static_call_table.c
+	$(quiet) HOSTCC $@
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $< -lelf
+
 # ---------------------------------------------------------------------------
 # Compilation. -MMD records header dependencies; fixdep turns the blanket
 # dependency on autoconf.h into one per CONFIG_ symbol the sources mention,
@@ -361,7 +369,10 @@ $(O)/arch/x86/kernel/vmlinux.lds: arch/x86/kernel/vmlinux.lds.S \
 # final size, the third gives it the final addresses; a check proves the
 # addresses did not move.
 LDS := $(O)/arch/x86/kernel/vmlinux.lds
-link = $(LD) $(KBUILD_LDFLAGS) -T $(LDS) -Map $(1).map -o $(1) $(kernel-objs) $(2)
+link = $(LD) $(KBUILD_LDFLAGS) $(if $(CONFIG_STATIC_CALL),--emit-relocs) \
+	-T $(LDS) -Map $(1).map -o $(1) $(kernel-objs) $(2)
+# The static call sites of pass $(1) for the next pass, like kallsyms.
+sc-table = $(SC_TABLE) $(1) > $(2).S && $(call kallsyms-as,$(2).S,$(2).o)
 kallsyms = $(NM) -n -S $(1) | $(PYTHON) scripts/kallsyms.py > $(2)
 kallsyms-as = $(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -c -o $(2) $(1)
 
@@ -378,21 +389,28 @@ $(O)/.hot-cflags: FORCE
 $(addprefix $(O)/,$(hot-objs)): $(O)/.hot-cflags
 
 $(O)/vmlinux: $(kernel-objs) $(LDS) scripts/kallsyms.py $(O)/.vmlinux.objs \
-	      $(JL_FIXUP)
+	      $(JL_FIXUP) $(SC_TABLE)
 	$(quiet) LD $@
 	$(Q)$(PYTHON) scripts/kallsyms.py --empty > $(O)/.tmp_kallsyms0.S
 	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms0.S,$(O)/.tmp_kallsyms0.o)
-	$(Q)$(call link,$(O)/.tmp_vmlinux1,$(O)/.tmp_kallsyms0.o)
+	$(Q)$(call sc-table,--empty,$(O)/.tmp_sc0)
+	$(Q)$(call link,$(O)/.tmp_vmlinux1,$(O)/.tmp_kallsyms0.o $(O)/.tmp_sc0.o)
 	$(quiet) KSYMS $@
 	$(Q)$(call kallsyms,$(O)/.tmp_vmlinux1,$(O)/.tmp_kallsyms1.S)
 	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms1.S,$(O)/.tmp_kallsyms1.o)
-	$(Q)$(call link,$(O)/.tmp_vmlinux2,$(O)/.tmp_kallsyms1.o)
+	$(Q)$(call sc-table,$(O)/.tmp_vmlinux1,$(O)/.tmp_sc1)
+	$(Q)$(call link,$(O)/.tmp_vmlinux2,$(O)/.tmp_kallsyms1.o $(O)/.tmp_sc1.o)
 	$(Q)$(call kallsyms,$(O)/.tmp_vmlinux2,$(O)/.tmp_kallsyms2.S)
 	$(Q)$(call kallsyms-as,$(O)/.tmp_kallsyms2.S,$(O)/.tmp_kallsyms2.o)
-	$(Q)$(call link,$@,$(O)/.tmp_kallsyms2.o)
+	$(Q)$(call sc-table,$(O)/.tmp_vmlinux2,$(O)/.tmp_sc2)
+	$(Q)$(call link,$@,$(O)/.tmp_kallsyms2.o $(O)/.tmp_sc2.o)
 	$(Q)$(call kallsyms,$@,$(O)/.tmp_kallsyms3.S)
 	$(Q)cmp -s $(O)/.tmp_kallsyms2.S $(O)/.tmp_kallsyms3.S || \
 		{ echo "kallsyms: symbol addresses moved between passes" >&2; exit 1; }
+	$(Q)$(SC_TABLE) $@ > $(O)/.tmp_sc3.S
+	$(Q)cmp -s $(O)/.tmp_sc2.S $(O)/.tmp_sc3.S || \
+		{ echo "static_call_table: sites moved between passes" >&2; exit 1; }
+	$(if $(CONFIG_STATIC_CALL),$(Q)$(OBJCOPY) --remove-relocations='*' $@)
 	$(quiet) JUMPTBL $@
 	$(Q)$(JL_FIXUP) $@ $(if $(filter 1,$(V)),,>/dev/null)
 	$(Q)$(NM) -n $@ > $(O)/System.map

@@ -8,6 +8,7 @@
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/jump_label.h>
+#include <linux/static_call.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/process.h>
@@ -132,6 +133,7 @@ void __init start_kernel(void)
 	local_irq_enable(); /* the boot CPU takes IPIs and ticks like the others */
 	do_early_initcalls();
 	jump_label_init();
+	static_call_init();
 	do_initcalls();
 	rest_init();
 }

@@ -23,6 +23,8 @@
 #include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/rcupdate.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
@@ -158,6 +160,73 @@ static void tp_remove_in_place(struct tracepoint_func *funcs, int victim)
 	WRITE_ONCE(funcs[victim].func, (void *)tp_stub_func);
 }
 
+/* What tp's static call must target for funcs: its one probe, or the iterator. */
+static void *tp_call_target(struct tracepoint *tp,
+			    const struct tracepoint_func *funcs)
+{
+	return tp_nr_funcs(funcs) == 1 ? funcs[0].func : tp->iterator;
+}
+
+static void tp_retarget(struct tracepoint *tp, void *func)
+{
+	if (tp->static_call_key && READ_ONCE(tp->static_call_key->func) != func)
+		__static_call_update(tp->static_call_key, tp->static_call_tramp,
+				     func);
+}
+
+/*
+ * Publishes new in place of tp->funcs, retargeting tp's static call so that
+ * a reader, which loads the array and then calls the target with its first
+ * probe's data, never calls a probe with another probe's data:
+ *
+ *   1. new needs the iterator (0 or 2+ probes): retarget, then publish
+ *      (the iterator is right for any array);
+ *   2. new needs its one probe: publish, wait until no reader can hold an
+ *      older array (whose first probe may be another), then retarget.
+ */
+static void tp_publish(struct tracepoint *tp, struct tracepoint_func *new)
+{
+	void *target = tp_call_target(tp, new);
+
+	if (target == tp->iterator) {
+		tp_retarget(tp, target);
+		rcu_assign_pointer(tp->funcs, new);
+		return;
+	}
+	rcu_assign_pointer(tp->funcs, new);
+	if (tp->static_call_key && READ_ONCE(tp->static_call_key->func) != target) {
+		synchronize_rcu();
+		tp_retarget(tp, target);
+	}
+}
+
+/*
+ * 0 -> 1: publish, then the key on and the call on the probe in one
+ * batch (static_key_apply_queued()), once no reader holds an older array.
+ */
+static void tp_first_on(struct tracepoint *tp, struct tracepoint_func *new)
+{
+	rcu_assign_pointer(tp->funcs, new);
+	if (tp->static_call_key &&
+	    READ_ONCE(tp->static_call_key->func) != new[0].func) {
+		synchronize_rcu();
+		__static_call_update_queued(tp->static_call_key, new[0].func);
+	}
+	static_key_enable_queued(&tp->key.key);
+	static_key_apply_queued();
+}
+
+/* 1 -> 0: the key off and the call on the iterator in one batch, then NULL. */
+static void tp_last_off(struct tracepoint *tp)
+{
+	static_key_disable_queued(&tp->key.key);
+	if (tp->static_call_key &&
+	    READ_ONCE(tp->static_call_key->func) != tp->iterator)
+		__static_call_update_queued(tp->static_call_key, tp->iterator);
+	static_key_apply_queued();
+	rcu_assign_pointer(tp->funcs, NULL);
+}
+
 /* 0 -> 1 probes: regfunc, publish, then enable (readers find funcs). */
 static int tp_add_func(struct tracepoint *tp, struct tracepoint_func *tf)
 {
@@ -175,9 +244,10 @@ static int tp_add_func(struct tracepoint *tp, struct tracepoint_func *tf)
 			return ret;
 		}
 	}
-	rcu_assign_pointer(tp->funcs, new);
 	if (first)
-		static_key_enable_cpuslocked(&tp->key.key);
+		tp_first_on(tp, new);
+	else
+		tp_publish(tp, new);
 	tp_free_funcs_rcu(old);
 	return 0;
 }
@@ -196,8 +266,9 @@ static int tp_remove_func(struct tracepoint *tp, void *func, void *data)
 		return 0;
 	}
 	if (!new)
-		static_key_disable_cpuslocked(&tp->key.key);
-	rcu_assign_pointer(tp->funcs, new);
+		tp_last_off(tp);
+	else
+		tp_publish(tp, new);
 	if (!new && tp->unregfunc)
 		tp->unregfunc();
 	tp_free_funcs_rcu(old);

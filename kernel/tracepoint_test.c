@@ -188,32 +188,53 @@ static unsigned long tpt_patched_since(struct tpt_patch_count before)
 	return tpt_patch_now().sites - before.sites;
 }
 
+/*
+ * The static call tp_func_tpt_sites targets the one probe, else the
+ * iterator; each retarget patches its two sites and its trampoline.
+ */
+static void tpt_expect_target(struct kunit *test, void *func)
+{
+	KUNIT_EXPECT_PTR_EQ(test, static_call_query(tp_func_tpt_sites), func);
+	KUNIT_EXPECT_PTR_EQ(test, __tracepoint_tpt_sites.iterator,
+			    (void *)__traceiter_tpt_sites);
+}
+
 static void tpt_test_sites_follow_probes(struct kunit *test)
 {
 	int d1, d2;
 	struct tpt_patch_count c;
 	unsigned long flip = IS_ENABLED(CONFIG_JUMP_LABEL) ? 2 : 0;
+	/* tpt_patch_now() counts nothing without JUMP_LABEL. */
+	bool sc = IS_ENABLED(CONFIG_STATIC_CALL) && IS_ENABLED(CONFIG_JUMP_LABEL);
+	unsigned long call = sc ? 3 : 0;
+	unsigned long call_batch = sc;
 
 	tpt_expect_sites(test, false);
+	tpt_expect_target(test, __traceiter_tpt_sites);
 	c = tpt_patch_now();
 	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d1),
 			0);
-	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip);
+	/* 0 -> 1: the key flips, the call goes to the probe. */
+	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip + call);
 	tpt_expect_sites(test, true);
+	tpt_expect_target(test, tpt_sites_probe);
 	c = tpt_patch_now();
 	KUNIT_ASSERT_EQ(test, register_trace_tpt_sites(tpt_sites_probe, &d2),
 			0);
+	tpt_expect_target(test, __traceiter_tpt_sites);
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d1),
 			0);
-	/* 1 -> 2 -> 1 probes: a new array each time, no flip. */
-	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), 0);
-	KUNIT_EXPECT_EQ(test, tpt_patch_now().batches, c.batches);
+	tpt_expect_target(test, tpt_sites_probe);
+	/* 1 -> 2 -> 1 probes: a new array each time, no flip; two retargets. */
+	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), 2 * call);
+	KUNIT_EXPECT_EQ(test, tpt_patch_now().batches, c.batches + 2 * call_batch);
 	tpt_expect_sites(test, true);
 	c = tpt_patch_now();
 	KUNIT_EXPECT_EQ(test, unregister_trace_tpt_sites(tpt_sites_probe, &d2),
 			0);
-	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip);
+	KUNIT_EXPECT_EQ(test, tpt_patched_since(c), flip + call);
 	tpt_expect_sites(test, false);
+	tpt_expect_target(test, __traceiter_tpt_sites);
 	tracepoint_synchronize_unregister();
 }
 

@@ -75,6 +75,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_boot  # noqa: E402
 import bench_footprint  # noqa: E402
+import bench_static_call  # noqa: E402
 import bench_user  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -182,7 +183,7 @@ GROUPS = (
     ('user space (processes, scripts/bench_user.py)', (
         'user_getppid_insns', 'user_pipe_roundtrip_insns',
         'user_schedstats_flip_insns', 'boot_first_user_insns')),
-) + bench_footprint.GROUPS
+) + bench_footprint.GROUPS + bench_static_call.GROUPS
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
 
 FLIP_SITES = (1, 4, 56, 256, 1024)

@@ -20,10 +20,11 @@ dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
 mkdir -p "$dir/boot/grub" "$dir/boot/modules"
-# Without its debug sections: GRUB reads every section into memory (for
-# multiboot2's ELF sections tag), and the DWARF is most of the file; the
-# kernel keeps its own symbol table (kallsyms). $(O)/vmlinux keeps it all.
-${OBJCOPY:-objcopy} --strip-debug "$vmlinux" "$dir/boot/vmlinux"
+# Without its debug sections and ELF symbol table: GRUB reads every section
+# into memory (for multiboot2's ELF sections tag), and the DWARF is most of
+# the file; the kernel keeps its own symbol table (kallsyms) and reads no
+# section of its file. $(O)/vmlinux keeps it all.
+${OBJCOPY:-objcopy} --strip-all "$vmlinux" "$dir/boot/vmlinux"
 
 # EXTRA_DIR (make run EXTRA_MODULES=...) adds its .ko files the same way.
 for d in "$modules_dir" "$extra_dir"; do
@@ -40,6 +41,9 @@ progs=""
 if [ -n "$user_dir" ] && [ -d "$user_dir" ]; then
 	progs=$(cd "$user_dir" && find . -maxdepth 1 -type f -perm -u+x |
 		sed 's|^\./||' | LC_ALL=C sort)
+fi
+# No empty directory: at MEM=2M GRUB has not a byte to spare.
+if [ -n "$progs" ]; then
 	mkdir -p "$dir/boot/bin"
 fi
 for prog in $progs; do
@@ -69,12 +73,17 @@ retries() {
 
 # When GRUB cannot load the kernel (with MEM=2M it runs out of memory), it
 # would wait at its menu on a screen nobody sees. Instead: the serial
-# console, the error again (the first went to the screen), one line of
-# ours, and power off through isa-debug-exit with 0x14 (QEMU status 41).
+# console, one line of ours, the error again (the first went to the
+# screen), and power off through isa-debug-exit with 0x14 (QEMU status 41).
+# Our line comes before the loads: after them even echo may find no memory.
+# The GRUB modules that needs are loaded first, while memory is free: the
+# failed loads of many modules leave too little for them after.
 {
 	cat <<CFG
 set timeout=0
 set default=0
+insmod serial
+insmod iorw
 menuentry "kernel" {
 	set loaded=y
 	if multiboot2 /boot/vmlinux $cmdline; then true; else set loaded=n; fi
@@ -86,12 +95,11 @@ CFG
 	fi
 	serial --unit=0 --speed=115200
 	terminal_output serial
+	echo 'grub: cannot load the kernel or a module (the error below; "out of memory" means too little RAM): powering off'
 	multiboot2 /boot/vmlinux
 CFG
 	retries
 	cat <<'CFG'
-	echo 'grub: cannot load the kernel or a module (the error above; "out of memory" means too little RAM): powering off'
-	insmod iorw
 	outb 0xf4 0x14
 	halt
 }

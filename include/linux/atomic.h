@@ -51,6 +51,11 @@ static inline int atomic_add_return(int i, atomic_t *v)
 	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
 }
 
+static inline int atomic_inc_return(atomic_t *v)
+{
+	return atomic_add_return(1, v);
+}
+
 static inline bool atomic_dec_and_test(atomic_t *v)
 {
 	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST) == 0;

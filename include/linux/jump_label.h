@@ -244,6 +244,20 @@ void static_key_enable_cpuslocked(struct static_key *key);
 void static_key_disable(struct static_key *key);
 void static_key_disable_cpuslocked(struct static_key *key);
 
+/*
+ * Many keys (and static calls, static_call_update_queued()) in one batch
+ * (kernel/jump_label_queued.c): the _queued calls record changes, as
+ * static_key_enable()/disable() would make them; apply makes them all at
+ * once, three sync rounds in all, or none of them: 0, -EINVAL (a site
+ * holding unexpected bytes, named) or -ENOMEM. The queue is the calling
+ * task's from its first _queued call to apply; may sleep.
+ */
+void static_key_enable_queued(struct static_key *key);
+void static_key_disable_queued(struct static_key *key);
+int static_key_apply_queued(void);
+/* Forgets what the calling task queued: nothing changes. */
+void static_key_drop_queued(void);
+
 static inline int static_key_count(struct static_key *key)
 {
 	int n = atomic_read(&key->enabled);

@@ -44,6 +44,8 @@ struct module_memory {
 };
 
 struct jump_entry;
+struct static_call_msite;
+struct static_call_tramp_key;
 struct elf64_sym;
 
 struct module {
@@ -79,6 +81,15 @@ struct module {
 	/* Its __static_keys: its own keys, which its sites may name. */
 	const struct static_key_def *static_keys;
 	unsigned int num_static_keys;
+
+	/*
+	 * Its static call sites, found in its relocations at load and set
+	 * before init (kernel/static_call.c), and its trampolines' keys.
+	 */
+	struct static_call_msite *static_call_sites;
+	unsigned int num_static_call_sites;
+	const struct static_call_tramp_key *static_call_tramp_keys;
+	unsigned int num_static_call_tramp_keys;
 
 	/*
 	 * Its __tracepoints_ptrs and _ftrace_events, listed by the

@@ -147,7 +147,8 @@ void shell_state_restore(struct shell_state *s);
 
 /* The command groups (kernel/shell/cmd_*.c). */
 extern const struct shell_cmd shell_key_cmds[], shell_trace_cmds[],
-	shell_sys_cmds[], shell_session_cmds[], shell_user_cmds[];
+	shell_sys_cmds[], shell_session_cmds[], shell_user_cmds[],
+	shell_call_cmds[];
 void shell_complete_keys(struct shell_completion *c);
 /*
  * A static key's name for people (kernel/shell/key_name.c): the

@@ -18,10 +18,18 @@
  * trace_foo(args) is a macro (from <generated/tracepoint_calls.h>, made by
  * scripts/gen_tracepoint_calls.py from every DECLARE_TRACE, TRACE_EVENT
  * and DEFINE_EVENT in the tree): a static_branch_unlikely() on the
- * tracepoint's own key, and behind it a call of __traceiter_foo(args). So
- * while no probe is attached the site is one NOP (CONFIG_JUMP_LABEL=y) and
- * the arguments are not evaluated at all. Linux's trace_foo() is an inline
- * function and evaluates them; __trace_foo() is that form here.
+ * tracepoint's own key, and behind it, under RCU, the tracepoint's static
+ * call tp_func_foo(funcs[0].data, args). So while no probe is attached
+ * the site is one NOP (CONFIG_JUMP_LABEL=y) and the arguments are not
+ * evaluated at all. Linux's trace_foo() is an inline function and
+ * evaluates them; __trace_foo() is that form here.
+ *
+ * The static call targets the one probe when there is exactly one (a
+ * direct call of it, with its data), else the iterator __traceiter_foo(),
+ * which ignores its first argument and runs every probe with its own
+ * data. Retargeting keeps every call right (kernel/tracepoint.c):
+ * to the iterator before a second probe is published, to a probe only
+ * once no reader can hold an array whose first probe is another one.
  *
  * The probes are a NULL-terminated array, sorted by priority (highest
  * first, registration order among equals), that registration replaces
@@ -43,6 +51,7 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
+#include <linux/static_call.h>
 #include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <generated/tracepoint_calls.h>
@@ -61,6 +70,10 @@ struct tracepoint {
 	int (*regfunc)(void);		/* before the first probe, or NULL */
 	void (*unregfunc)(void);	/* after the last probe, or NULL */
 	struct tracepoint_func *funcs;	/* RCU; written under tracepoints_mutex */
+	/* tp_func_<name>: the one probe, or the iterator. */
+	struct static_call_key *static_call_key;
+	void *static_call_tramp;
+	void *iterator;
 };
 
 #define TRACEPOINT_DEFAULT_PRIO 10
@@ -135,15 +148,27 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
  * The call of a tracepoint: the body of every trace_<name>() macro. The
  * arguments are only evaluated behind the branch.
  */
-#define __trace_call(name, args...)                                  \
-	do {                                                         \
-		if (static_branch_unlikely(&__tracepoint_##name.key)) \
-			__traceiter_##name(args);                    \
+#define __trace_call(name, args...)                                      \
+	do {                                                             \
+		if (static_branch_unlikely(&__tracepoint_##name.key))     \
+			__trace_static_call(name, ##args);               \
+	} while (0)
+
+#define __trace_static_call(name, args...)                                \
+	do {                                                              \
+		struct tracepoint_func *__tf;                             \
+									  \
+		rcu_read_lock();                                          \
+		__tf = rcu_dereference(__tracepoint_##name.funcs);        \
+		if (likely(__tf))                                         \
+			static_call(tp_func_##name)(__tf->data, ##args);  \
+		rcu_read_unlock_sched();                                  \
 	} while (0)
 
 #define __DECLARE_TRACE(name, proto, args, data_proto)                      \
 	extern struct tracepoint __tracepoint_##name;                       \
-	void __traceiter_##name(proto);                                     \
+	void __traceiter_##name(data_proto);                                \
+	DECLARE_STATIC_CALL(tp_func_##name, __traceiter_##name);            \
 	static __always_inline void __trace_##name(proto)                   \
 	{                                                                   \
 		__trace_call(name, args);                                   \
@@ -190,10 +215,13 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
 			.regfunc = _reg,                                        \
 			.unregfunc = _unreg,                                    \
 			.funcs = NULL,                                          \
+			.static_call_key = &STATIC_CALL_KEY(tp_func_##_name),   \
+			.static_call_tramp = STATIC_CALL_TRAMP_ADDR(tp_func_##_name), \
+			.iterator = (void *)__traceiter_##_name,                \
 		};                                                              \
 	__STATIC_KEY_DEF(__tracepoint_##_name, &__tracepoint_##_name.key.key, \
 			 1, 0);                                                 \
-	void __traceiter_##_name(proto)                                       \
+	void __traceiter_##_name(void *__data, proto)                         \
 	{                                                                     \
 		struct tracepoint_func *__it;                                 \
                                                                               \
@@ -206,7 +234,8 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
 			} while ((++__it)->func);                             \
 		}                                                             \
 		rcu_read_unlock_sched();                                      \
-	}
+	}                                                                     \
+	DEFINE_STATIC_CALL(tp_func_##_name, __traceiter_##_name);
 
 #define DEFINE_TRACE_FN(_name, _reg, _unreg, proto, args)                  \
 	__DEFINE_TRACE_BODY(_name, _reg, _unreg, PARAMS(proto), PARAMS(args)) \
@@ -224,7 +253,8 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
  */
 #define EXPORT_TRACEPOINT_SYMBOL_GPL(name)          \
 	EXPORT_SYMBOL_GPL(__tracepoint_##name); \
-	EXPORT_SYMBOL_GPL(__traceiter_##name)
+	EXPORT_SYMBOL_GPL(__traceiter_##name);  \
+	EXPORT_STATIC_CALL_GPL(tp_func_##name)
 
 extern struct tracepoint *const __start___tracepoints_ptrs[];
 extern struct tracepoint *const __stop___tracepoints_ptrs[];

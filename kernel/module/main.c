@@ -56,6 +56,7 @@
 #include <asm/text-patching.h>
 #include <trace/events/module.h>
 #include "internal.h"
+#include "../static_call_internal.h"
 
 DEFINE_MUTEX(module_mutex);
 LIST_HEAD(modules);
@@ -395,6 +396,8 @@ static int find_module_sections(struct load_info *info, struct module *mod)
 	ret = find_static_keys(info, mod);
 	if (!ret)
 		ret = module_find_tracing(info, mod);
+	if (!ret)
+		ret = static_call_module_find(info, mod);
 	if (ret)
 		return ret;
 	if (info->init_sym)
@@ -531,6 +534,7 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 	return mod;
 
 out_free:
+	static_call_module_free(mod);
 	module_unref_all(mod);
 	free_module_memory(mod);
 	return ERR_PTR(ret);
@@ -579,6 +583,7 @@ static void finish_init(struct module *mod)
 	/* Init text is freed below: nothing may call into it any more. */
 	module_tracing_init_done(mod);
 	jump_label_module_init_done(mod);
+	static_call_module_init_done(mod);
 	free_init_regions(mod);
 	/* Cannot fail short of memory to split the direct map: then warn. */
 	if (ro->base)
@@ -617,6 +622,7 @@ static struct module *do_init_module(struct module *mod, const char *args)
 			       ret);
 		mod->state = MODULE_STATE_GOING;
 		module_tracing_going(mod);
+		static_call_module_del(mod);
 		jump_label_module_del(mod);
 		release_failed_module(mod);
 	} else {
@@ -637,6 +643,11 @@ static int link_coming(struct module *mod)
 	mod->state = MODULE_STATE_COMING;
 	list_add_tail_rcu(&mod->list, &modules);
 	ret = jump_label_module_add(mod);
+	if (!ret) {
+		ret = static_call_module_add(mod);
+		if (ret)
+			jump_label_module_del(mod);
+	}
 	if (ret) {
 		list_del_rcu(&mod->list);
 		synchronize_rcu();
@@ -774,6 +785,7 @@ int delete_module(const char *name)
 	trace_module_free(mod);
 	mutex_lock(&module_mutex);
 	module_tracing_going(mod);
+	static_call_module_del(mod);
 	jump_label_module_del(mod);
 	list_del_rcu(&mod->list);
 	synchronize_rcu();

@@ -244,8 +244,13 @@ static bool console_may_drop(struct static_key *key, const char *name,
 	return false;
 }
 
-/* Applies op; false (after saying why) if the count does not allow it. */
-static bool key_apply(struct static_key *key, const char *name, const char *op)
+/*
+ * Applies op (queued: enable and disable into the next
+ * static_key_apply_queued()); false (after saying why) if the count does
+ * not allow it.
+ */
+static bool key_apply(struct static_key *key, const char *name, const char *op,
+		      bool queued)
 {
 	int count = static_key_count(key);
 	struct console_key_ref *ref;
@@ -273,11 +278,17 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
 		return false;
 	}
 	if (!strcmp(op, "enable")) {
-		static_key_enable(key);
+		if (queued)
+			static_key_enable_queued(key);
+		else
+			static_key_enable(key);
 		if (!count)
 			ref->refs = 1;
 	} else if (!strcmp(op, "disable")) {
-		static_key_disable(key);
+		if (queued)
+			static_key_disable_queued(key);
+		else
+			static_key_disable(key);
 		if (ref)
 			ref->refs = 0;
 	} else if (!strcmp(op, "inc")) {
@@ -291,6 +302,62 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
 	return true;
 }
 
+#define KEY_MANY 16
+
+/*
+ * key a b c enable|disable: every key in one batch (static_key_apply_queued()),
+ * or none of them (a key whose count refuses, a site with unexpected
+ * bytes): the console's references are then as they were.
+ */
+static int cmd_key_many(int argc, char **argv, const char *op)
+{
+	struct console_key_ref saved[CONSOLE_KEY_REFS];
+	struct text_poke_stats before = text_poke_get_stats(), now;
+	struct static_key *keys[KEY_MANY];
+	struct module *mods[KEY_MANY];
+	int n = argc - 2, i, got = 0, ret = 0;
+
+	if (strcmp(op, "enable") && strcmp(op, "disable")) {
+		shell_printf("key: several keys take enable or disable only\n");
+		return -EINVAL;
+	}
+	for (; got < n; got++) {
+		keys[got] = key_get(argv[got + 1], argv[0], &mods[got]);
+		if (IS_ERR(keys[got])) {
+			ret = PTR_ERR(keys[got]);
+			goto out_put;
+		}
+	}
+	memcpy(saved, console_key_refs, sizeof(saved));
+	for (i = 0; i < n; i++)
+		if (!key_apply(keys[i], argv[i + 1], op, true))
+			ret = -EINVAL;
+	/* One key refused: the queue is dropped, the references restored. */
+	if (ret) {
+		memcpy(console_key_refs, saved, sizeof(saved));
+		shell_printf("key: %d keys: nothing changed\n", n);
+		goto out_drop;
+	}
+	ret = static_key_apply_queued();
+	if (ret) {
+		memcpy(console_key_refs, saved, sizeof(saved));
+		shell_printf("key: %d keys: refused (%d), nothing changed\n", n,
+			     ret);
+		goto out_put;
+	}
+	now = text_poke_get_stats();
+	shell_printf("%d keys %sd, %lu sites patched in %lu batches, %lu sync rounds\n",
+		     n, op, now.sites - before.sites, now.batches - before.batches,
+		     now.sync_rounds - before.sync_rounds);
+	goto out_put;
+out_drop:
+	static_key_drop_queued();
+out_put:
+	while (--got >= 0)
+		key_put(mods[got]);
+	return ret;
+}
+
 /*
  * The flip runs without module_mutex (it takes the hotplug lock and
  * jump_label_mutex itself); a reference keeps a module's key alive.
@@ -298,7 +365,7 @@ static bool key_apply(struct static_key *key, const char *name, const char *op)
 static int cmd_key(int argc, char **argv)
 {
 	const char *ops[] = { "enable", "disable", "inc", "dec" },
-		   *op = argv[2];
+		   *op = argv[argc - 1];
 	struct text_poke_stats before = text_poke_get_stats(), now;
 	struct static_key *key;
 	struct module *mod;
@@ -308,10 +375,12 @@ static int cmd_key(int argc, char **argv)
 		;
 	if (i == ARRAY_SIZE(ops))
 		return shell_usage(argv[0]);
+	if (argc > 3)
+		return cmd_key_many(argc, argv, op);
 	key = key_get(argv[1], argv[0], &mod);
 	if (IS_ERR(key))
 		return PTR_ERR(key);
-	if (key_apply(key, argv[1], op)) {
+	if (key_apply(key, argv[1], op, false)) {
 		now = text_poke_get_stats();
 		shell_printf(
 			"%s: %s, count %d, %lu sites patched in %lu batches, %lu sync rounds\n",
@@ -374,7 +443,8 @@ const struct shell_cmd shell_key_cmds[] = {
 	  "static keys with sites: type, count, state, sites, deferred timeout",
 	  0, 1, false, cmd_keys, complete_first_key },
 	{ "key", "<name> enable|disable|inc|dec",
-	  "change a key; prints what was patched", 2, 2, true, cmd_key,
+	  "change a key (key a b c enable|disable: one batch); prints what was patched", 2,
+	  KEY_MANY + 1, true, cmd_key,
 	  complete_key_op },
 	{ "sites", "<key>",
 	  "a key's sites: address, symbol+offset, current bytes", 1, 1, false,

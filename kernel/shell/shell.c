@@ -71,6 +71,7 @@ static const struct shell_cmd *const shell_groups[] = {
 	shell_sys_cmds,
 	shell_session_cmds,
 	shell_user_cmds,
+	shell_call_cmds,
 };
 
 #define for_each_shell_cmd(g, c)                             \

@@ -20,6 +20,7 @@
 #include <linux/text-patching.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
+#include <linux/static_call.h>
 #include <linux/trace.h>
 #include <linux/workqueue.h>
 #include <fixtures/static_key_sites.h>
@@ -125,7 +126,21 @@ static unsigned int tet_keys_changed(const struct tet_keys *a,
 	return n + (a->n != b->n);
 }
 
-/* Enabling spec changes tp's key alone and patches tp's sites alone. */
+/*
+ * Sites of tp's static call (its trampoline included), retargeted from
+ * the iterator to the event's one probe and back.
+ */
+static unsigned int tet_call_sites_of(struct tracepoint *tp)
+{
+	/* tet_sites_patched() counts nothing without JUMP_LABEL. */
+	return IS_ENABLED(CONFIG_STATIC_CALL) && IS_ENABLED(CONFIG_JUMP_LABEL) ?
+		       static_call_nr_sites(tp->static_call_key) : 0;
+}
+
+/*
+ * Enabling spec changes tp's key alone and patches tp's sites alone: its
+ * key's and its static call's.
+ */
 static void tet_expect_flip(struct kunit *test, const char *spec,
 			    struct tracepoint *tp, bool enable)
 {
@@ -140,7 +155,8 @@ static void tet_expect_flip(struct kunit *test, const char *spec,
 	for_each_tracepoint(tet_key_state, before);
 	sites = tet_sites_patched();
 	KUNIT_EXPECT_EQ(test, trace_set_event(spec, enable), 0);
-	KUNIT_EXPECT_EQ(test, tet_sites_patched() - sites, tet_sites_of(tp));
+	KUNIT_EXPECT_EQ(test, tet_sites_patched() - sites,
+			tet_sites_of(tp) + tet_call_sites_of(tp));
 	for_each_tracepoint(tet_key_state, after);
 	KUNIT_EXPECT_EQ(test, tet_keys_changed(before, after), 1);
 	KUNIT_EXPECT_EQ(test, static_key_enabled(&tp->key), enable);

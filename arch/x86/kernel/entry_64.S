@@ -5,6 +5,12 @@
  * common_entry saves the general registers into a struct pt_regs, calls
  * do_exception(regs) and returns with iretq to whatever regs->ip and regs->sp
  * say by then (handlers may change them: fixups, int3 emulation).
+ *
+ * An int3 in the kernel gets room below the interrupted stack: the int3
+ * handler emulates a patched CALL by pushing a return address there, at
+ * regs->sp - 8, which is where the CPU put its own frame (it pushes onto
+ * the same stack, no IST, no privilege change). int3_entry copies that
+ * frame five words down first, so the push lands on the old copy.
  */
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 
@@ -15,14 +21,31 @@ idt_stubs:
 	vector = 0
 	.rept 256
 	.balign 16
+	.if vector == 3
+	jmp	int3_entry
+	.else
 	.if HAS_ERROR_CODE(vector)
 	.else
 	pushq	$0
 	.endif
 	pushq	$vector
 	jmp	common_entry
+	.endif
 	vector = vector + 1
 	.endr
+
+int3_entry:
+	testb	$3, 8(%rsp)			/* cs: from user mode, no copy */
+	jnz	1f
+	/* ss, sp, flags, cs, ip: each push moves the next one to 32(%rsp). */
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+1:	pushq	$0
+	pushq	$3
+	jmp	common_entry
 
 common_entry:
 	/* From user mode (cs at 24(%rsp)): this CPU's %gs first. */

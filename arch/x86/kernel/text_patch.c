@@ -48,6 +48,7 @@
 #include <asm/fixmap.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
+#include <asm/static_call.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
 #include <asm/traps.h>
@@ -406,6 +407,41 @@ static struct text_poke_loc *bp_find(unsigned long ip)
 	return NULL;
 }
 
+/*
+ * Runs the new instruction of tp for the CPU that hit its int3: a NOP or
+ * jmp (jump labels), or one of a static call site's (<asm/static_call.h>):
+ * a call pushes its return address (int3_entry in entry_64.S left room
+ * below the interrupted stack), a ret pops it, "mov $0, %eax" clears %rax.
+ */
+static void text_poke_emulate(struct pt_regs *regs,
+			      const struct text_poke_loc *tp)
+{
+	unsigned long next = (unsigned long)tp->addr + tp->len;
+	s32 rel32;
+	u32 imm;
+
+	switch (tp->opcode[0]) {
+	case CALL_INSN_OPCODE:
+		__builtin_memcpy(&rel32, tp->opcode + 1, sizeof(rel32));
+		regs->sp -= sizeof(unsigned long);
+		*(unsigned long *)regs->sp = next;
+		regs->ip = next + rel32;
+		break;
+	case RET_INSN_OPCODE:
+		regs->ip = *(unsigned long *)regs->sp;
+		regs->sp += sizeof(unsigned long);
+		break;
+	case MOV_EAX_IMM_OPCODE:
+		__builtin_memcpy(&imm, tp->opcode + 1, sizeof(imm));
+		regs->rax = imm;
+		regs->ip = next;
+		break;
+	default:
+		regs->ip = text_insn_dest(tp->opcode, tp->len,
+					  (unsigned long)tp->addr);
+	}
+}
+
 /* The int3 hook: an int3 at a site of the batch in flight. */
 static bool poke_int3_handler(struct pt_regs *regs)
 {
@@ -416,8 +452,7 @@ static bool poke_int3_handler(struct pt_regs *regs)
 		return false;
 	tp = bp_find(regs->ip - 1);
 	if (tp) {
-		regs->ip = text_insn_dest(tp->opcode, tp->len,
-					  (unsigned long)tp->addr);
+		text_poke_emulate(regs, tp);
 		this_cpu_inc(int3_hits);
 		handled = true;
 	}

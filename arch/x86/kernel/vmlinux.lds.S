@@ -55,6 +55,8 @@ SECTIONS
 		__irqentry_text_start = .;
 		*(.irqentry.text)
 		__irqentry_text_end = .;
+		/* Static call trampolines (<asm/static_call.h>). */
+		*(.static_call.text)
 		_etext_code = .;
 	} :text
 	. = ALIGN(PAGE_SIZE);
@@ -84,6 +86,15 @@ SECTIONS
 		KEEP(*(_ftrace_events))
 		__stop_ftrace_events = .;
 		*(__tracepoints_strings)
+		/* Static calls: the build's table of sites, sorted (by
+		 * scripts/static_call_table.c), and each trampoline's key. */
+		. = ALIGN(8);
+		__start_static_call_sites = .;
+		KEEP(*(__static_call_sites))
+		__stop_static_call_sites = .;
+		__start_static_call_tramp_key = .;
+		KEEP(*(.static_call_tramp_key))
+		__stop_static_call_tramp_key = .;
 		. = ALIGN(8);
 	} :rodata
 	/*

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Many keys and static calls, one batch (the names of Linux's 2026 RFC):
+ *
+ *   static_key_enable_queued(key); static_key_disable_queued(key);
+ *   static_call_update_queued(name, func);
+ *   ...
+ *   ret = static_key_apply_queued();
+ *
+ * The queued calls record what static_key_enable()/disable() and
+ * static_call_update() would do; apply makes all of it at once:
+ *
+ *   1. take jump_label_mutex, static_call_mutex (the hotplug lock is
+ *      held since the first queued call: the caller's, or the queue's);
+ *   2. replay the queue on the keys' counts, as the plain calls would
+ *      (an enable of an enabled key does nothing, a key with inc
+ *      references is misused by either, a key enabled then disabled ends
+ *      as it was);
+ *   3. check every site of every key whose state changes, and of every
+ *      call whose target changes: one holding unexpected bytes is named
+ *      (site, key or call) and nothing at all changes: -EINVAL;
+ *   4. under text_mutex: set the counts (-1 while enabling, as
+ *      static_key_enable()), queue all those sites, apply one batch of
+ *      the int3 engine: three sync rounds for any number of keys; then 1.
+ *
+ * The queue is one task's from its first queued call to apply
+ * (queue_mutex, held in between): another task queueing waits.
+ */
+#include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/export.h>
+#include <linux/jump_label.h>
+#include <linux/jump_label_arch.h>
+#include <linux/memory.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+#include <asm/static_call.h>
+#include "jump_label_internal.h"
+
+struct jl_queued {
+	struct static_key *key;		/* NULL: a static call */
+	struct static_call_key *call;
+	void *func;
+	bool enable;
+	int from, to;			/* the key's count before, after (replay) */
+	bool last;			/* the key's last entry: it applies */
+};
+
+static DEFINE_MUTEX(queue_mutex);
+static struct task_struct *queue_owner;
+static bool queue_cpus_locked;	/* the queue took the hotplug lock */
+static struct jl_queued *queue;
+static unsigned int queue_nr, queue_cap;
+static bool queue_nomem;
+
+/* Takes the queue for current (once), appends an entry. */
+static void jl_queue_add(const struct jl_queued *q)
+{
+	struct jl_queued *v;
+
+	bool lock;
+
+	if (queue_owner != current) {
+		/* The hotplug lock first, as every flip takes it. */
+		lock = !cpus_lock_held();
+		if (lock)
+			cpus_read_lock();
+		mutex_lock(&queue_mutex);
+		queue_owner = current;
+		queue_cpus_locked = lock;
+	}
+	if (queue_nr == queue_cap) {
+		v = kmalloc((queue_cap ? 2 * queue_cap : 16) * sizeof(*v),
+			    GFP_KERNEL);
+		if (!v) {
+			queue_nomem = true;
+			return;
+		}
+		memcpy(v, queue, queue_nr * sizeof(*v));
+		kfree(queue);
+		queue = v;
+		queue_cap = queue_cap ? 2 * queue_cap : 16;
+	}
+	queue[queue_nr++] = *q;
+}
+
+void static_key_enable_queued(struct static_key *key)
+{
+	struct jl_queued q = { .key = key, .enable = true };
+
+	if (static_key_check_use(key, _RET_IP_))
+		jl_queue_add(&q);
+}
+EXPORT_SYMBOL_GPL(static_key_enable_queued);
+
+void static_key_disable_queued(struct static_key *key)
+{
+	struct jl_queued q = { .key = key, .enable = false };
+
+	if (static_key_check_use(key, _RET_IP_))
+		jl_queue_add(&q);
+}
+EXPORT_SYMBOL_GPL(static_key_disable_queued);
+
+void __static_call_update_queued(struct static_call_key *key, void *func)
+{
+	struct jl_queued q = { .call = key, .func = func };
+
+	if (!__static_call_refuse(key, func))
+		jl_queue_add(&q);
+}
+EXPORT_SYMBOL_GPL(__static_call_update_queued);
+
+/* The count a key had before the queue: the first entry's. */
+static int jl_count_before(unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (queue[j].key == queue[i].key)
+			return queue[j].from;
+	return atomic_read(&queue[i].key->enabled);
+}
+
+/* Step 2: each key entry's count after it, as the plain call would. */
+static void jl_replay(void)
+{
+	unsigned int i, j;
+	int v;
+
+	for (i = 0; i < queue_nr; i++) {
+		if (!queue[i].key) {
+			/* A call's last update is the one that applies. */
+			queue[i].last = true;
+			for (j = 0; j < i; j++)
+				if (queue[j].call == queue[i].call)
+					queue[j].last = false;
+			continue;
+		}
+		queue[i].from = jl_count_before(i);
+		v = queue[i].from;
+		for (j = 0; j < i; j++)
+			if (queue[j].key == queue[i].key)
+				v = queue[j].to;
+		if (v < 0)
+			static_key_misuse(queue[i].key, MISUSE_NEGATIVE, 0);
+		else if (v > 1)
+			static_key_misuse(queue[i].key, MISUSE_MIXED, 0);
+		else
+			v = queue[i].enable;
+		queue[i].to = v;
+		queue[i].last = true;
+		for (j = 0; j < i; j++)
+			if (queue[j].key == queue[i].key)
+				queue[j].last = false;
+	}
+}
+
+/* A key entry that changes its key's state when applied. */
+static bool jl_flips(const struct jl_queued *q)
+{
+	return q->key && q->last && (q->from > 0) != (q->to > 0);
+}
+
+#ifdef CONFIG_JUMP_LABEL
+static int jl_check_site(struct jump_entry *entry, struct module *mod,
+			 void *enabled)
+{
+	return arch_jump_label_check_site(entry, *(bool *)enabled ^
+						 jump_entry_is_branch(entry));
+}
+
+static int jl_queue_site(struct jump_entry *entry, struct module *mod,
+			 void *enabled)
+{
+	arch_jump_label_transform_queue(entry, *(bool *)enabled ^
+						       jump_entry_is_branch(entry));
+	return 0;
+}
+
+/* Every site of key holds the instruction of its current state. */
+static int jl_check_key(struct static_key *key)
+{
+	bool enabled = __static_key_enabled(key);
+
+	if (!static_key_initialized)
+		return 0;
+	return __static_key_for_each_site(key, jl_check_site, &enabled);
+}
+
+static void jl_queue_key(struct static_key *key)
+{
+	bool enabled = __static_key_enabled(key);
+
+	if (static_key_initialized)
+		__static_key_for_each_site(key, jl_queue_site, &enabled);
+}
+#else
+static int jl_check_key(struct static_key *key)
+{
+	return 0;
+}
+
+static void jl_queue_key(struct static_key *key)
+{
+}
+#endif
+
+/* Step 3: 0, or the first refusal (said) with nothing queued. */
+static int jl_check_all(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < queue_nr; i++) {
+		if (jl_flips(&queue[i]))
+			ret = jl_check_key(queue[i].key);
+		else if (queue[i].call && queue[i].last)
+			ret = __static_call_check(queue[i].call, queue[i].func);
+		else
+			continue;
+		if (ret) {
+			pr_err("jump_label: a queued batch of %u changes refused: nothing changed\n",
+			       queue_nr);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Step 4, under text_mutex: counts set, every site queued, one batch. */
+static void jl_apply_all(void)
+{
+	struct jl_queued *q;
+
+	for (q = queue; q < queue + queue_nr; q++) {
+		if (jl_flips(q)) {
+			q->key->by_inc = false;
+			atomic_set(&q->key->enabled, q->to ? -1 : 0);
+			jl_queue_key(q->key);
+		} else if (q->call && q->last) {
+			__static_call_queue_checked(q->call, q->func);
+		}
+	}
+	arch_static_call_apply(); /* the engine's one batch, keys' sites too */
+	for (q = queue; q < queue + queue_nr; q++)
+		if (jl_flips(q) && q->to)
+			atomic_set_release(&q->key->enabled, 1);
+}
+
+/* The queue's end: emptied, given back. */
+static void jl_queue_release(void)
+{
+	bool unlock = queue_cpus_locked;
+
+	queue_nr = 0;
+	queue_nomem = false;
+	queue_owner = NULL;
+	mutex_unlock(&queue_mutex);
+	if (unlock)
+		cpus_read_unlock();
+}
+
+void static_key_drop_queued(void)
+{
+	if (queue_owner == current)
+		jl_queue_release();
+}
+EXPORT_SYMBOL_GPL(static_key_drop_queued);
+
+int static_key_apply_queued(void)
+{
+	int ret = 0;
+
+	if (queue_owner != current)
+		return 0; /* nothing queued by this task */
+	if (queue_nomem) {
+		pr_err("jump_label: out of memory for a queued batch of %u changes: nothing changed\n",
+		       queue_nr);
+		ret = -ENOMEM;
+		goto out;
+	}
+	lockdep_assert_cpus_held();
+	jump_label_lock();
+	mutex_lock(&static_call_mutex);
+	jl_replay();
+	mutex_lock(&text_mutex);
+	ret = jl_check_all();
+	if (!ret)
+		jl_apply_all();
+	mutex_unlock(&text_mutex);
+	mutex_unlock(&static_call_mutex);
+	jump_label_unlock();
+out:
+	jl_queue_release();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(static_key_apply_queued);
