@@ -15,6 +15,7 @@
 #include <asm/serial.h>
 
 #define O_ACCMODE 3
+#define O_RDONLY 0
 #define O_WRONLY 1
 #define O_RDWR 2
 #define O_NONBLOCK 04000
@@ -157,13 +158,36 @@ static void upipe_put(struct upipe *u)
 	}
 }
 
+/*
+ * Whether the kernel can write [buf, buf + len): one byte of each page is
+ * read and written back (no other task shares the address space, so the
+ * byte cannot change meanwhile).
+ */
+static bool user_writable(void __user *buf, size_t len)
+{
+	unsigned long a = (unsigned long)buf, end = a + len;
+	u8 b;
+
+	while (a < end) {
+		if (copy_from_user(&b, (void __user *)a, 1) ||
+		    copy_to_user((void __user *)a, &b, 1))
+			return false;
+		a = (a & PAGE_MASK) + PAGE_SIZE;
+	}
+	return true;
+}
+
 static ssize_t upipe_read(struct file *f, void __user *buf, size_t len)
 {
 	struct upipe *u = f->priv;
 	char chunk[IO_CHUNK];
 	ssize_t n;
 
-	n = pipe_read(u->pipe, chunk, min(len, sizeof(chunk)));
+	len = min(len, sizeof(chunk));
+	/* A bad buffer leaves the data in the pipe, as on Linux. */
+	if (!user_writable(buf, len))
+		return -EFAULT;
+	n = pipe_read_stoppable(u->pipe, chunk, len, process_signal_pending);
 	if (n > 0 && copy_to_user(buf, chunk, n))
 		return -EFAULT;
 	return n;
@@ -181,7 +205,8 @@ static ssize_t upipe_write(struct file *f, const void __user *buf, size_t len)
 
 		if (copy_from_user(chunk, (const u8 __user *)buf + done, k))
 			return done ? done : -EFAULT;
-		n = pipe_write(u->pipe, chunk, k);
+		n = pipe_write_stoppable(u->pipe, chunk, k,
+					 process_signal_pending);
 		if (n < 0) {
 			if (n == -EPIPE)
 				process_kill(current_process(), SIGPIPE);
@@ -276,7 +301,7 @@ long sys_read(unsigned long fd, unsigned long buf, unsigned long len)
 
 	if (!f)
 		return -EBADF;
-	if (!f->ops->read)
+	if (!f->ops->read || (f->flags & O_ACCMODE) == O_WRONLY)
 		ret = -EBADF;
 	else if (!access_ok(buf, len))
 		ret = -EFAULT;
@@ -293,7 +318,7 @@ long sys_write(unsigned long fd, unsigned long buf, unsigned long len)
 
 	if (!f)
 		return -EBADF;
-	if (!f->ops->write)
+	if (!f->ops->write || (f->flags & O_ACCMODE) == O_RDONLY)
 		ret = -EBADF;
 	else if (!access_ok(buf, len))
 		ret = -EFAULT;

@@ -68,6 +68,7 @@ static struct process *process_alloc(struct process *parent)
 	live_processes++;
 	p->pid = ++next_pid;
 	p->parent = parent;
+	p->ppid = parent ? parent->pid : 0;
 	list_add_tail(&p->sibling, parent ? &parent->children : &orphans);
 	spin_unlock_irqrestore(&process_lock, flags);
 	return p;
@@ -176,10 +177,13 @@ int process_spawn(const char *path, const char *const *argv,
 			false, &ip, &sp);
 	if (ret)
 		goto out_free;
+	/* One /dev/console opened O_RDWR, as Linux gives init its fds. */
 	for (fd = 0; fd < 3; fd++) {
-		p->files[fd] = console_file(fd ? 1 : 0);
+		p->files[fd] = fd ? p->files[0] : console_file(2);
 		if (!p->files[fd])
 			goto out_free;
+		if (fd)
+			file_get(p->files[fd]);
 	}
 	t = user_task_create(p, current->cpu);
 	if (!t)
@@ -256,6 +260,7 @@ void __noreturn process_exit(int status)
 	list_for_each_entry_safe(c, n, &p->children, sibling) {
 		list_del_init(&c->sibling);
 		c->parent = NULL;
+		WRITE_ONCE(c->ppid, 0);
 		list_add_tail(&c->sibling, &orphans);
 	}
 	p->exit_status = status;
@@ -310,6 +315,30 @@ int process_kill(struct process *p, int sig)
 	return 0;
 }
 
+/*
+ * A signal is pending that will act when the current process returns to
+ * user mode (not blocked, not ignored): its sleeps in pipes and wait4()
+ * end with -EINTR so that it does.
+ */
+bool process_signal_pending(void)
+{
+	struct process *p = current_process();
+	u64 pending = READ_ONCE(p->sig_pending) & ~p->sig_blocked;
+	int sig;
+
+	pending |= READ_ONCE(p->sig_pending) & (1ULL << (SIGKILL - 1));
+	while (pending) {
+		sig = __builtin_ctzll(pending) + 1;
+		pending &= pending - 1;
+		if (sig == SIGKILL ||
+		    (p->sigaction[sig - 1].handler != SIG_IGN &&
+		     !(p->sigaction[sig - 1].handler == SIG_DFL &&
+		       sig_default_ignored(sig))))
+			return true;
+	}
+	return false;
+}
+
 static bool handler_warned;
 
 void signal_deliver(struct pt_regs *regs)
@@ -345,6 +374,10 @@ long sys_exit_group(unsigned long code)
 	process_exit((code & 0xff) << 8);
 }
 
+/* Linux's: WNOHANG acts; WUNTRACED, WCONTINUED, __WALL... are accepted. */
+#define WNOHANG 0x00000001
+#define WAIT_OPTIONS 0xe000000bUL
+
 long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 	       unsigned long rusage)
 {
@@ -353,7 +386,7 @@ long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 	struct wait_queue_entry w = { .task = NULL };
 	bool any;
 
-	if (options & ~1UL) /* WNOHANG only */
+	if (options & ~WAIT_OPTIONS)
 		return -EINVAL;
 	for (;;) {
 		prepare_to_wait(&p->child_exit, &w, TASK_INTERRUPTIBLE);
@@ -371,9 +404,12 @@ long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 			}
 		}
 		spin_unlock_irq(&process_lock);
-		if (found || !any || (options & 1) ||
-		    (READ_ONCE(p->sig_pending) & (1ULL << (SIGKILL - 1))))
+		if (found || !any || (options & WNOHANG))
 			break;
+		if (process_signal_pending()) {
+			finish_wait(&p->child_exit, &w);
+			return -EINTR;
+		}
 		schedule();
 	}
 	finish_wait(&p->child_exit, &w);
@@ -405,6 +441,23 @@ long sys_kill(unsigned long upid, unsigned long sig)
 	ret = !p ? -ESRCH : sig ? process_kill(p, sig) : 0;
 	spin_unlock_irq(&process_lock);
 	return ret;
+}
+
+/* A process is its one thread: tid is the pid (glibc's raise(), abort()). */
+long sys_tgkill(unsigned long tgid, unsigned long tid, unsigned long sig)
+{
+	if ((int)tgid <= 0 || (int)tid <= 0)
+		return -EINVAL;
+	if (tgid != tid)
+		return sig > NSIG ? -EINVAL : -ESRCH;
+	return sys_kill(tid, sig);
+}
+
+long sys_tkill(unsigned long tid, unsigned long sig)
+{
+	if ((int)tid <= 0)
+		return -EINVAL;
+	return sys_kill(tid, sig);
 }
 
 #define CLONE_VM 0x00000100

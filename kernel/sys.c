@@ -28,9 +28,7 @@ static long sys_getpid(void)
 
 static long sys_getppid(void)
 {
-	struct process *parent = READ_ONCE(current_process()->parent);
-
-	return parent ? parent->pid : 0;
+	return READ_ONCE(current_process()->ppid);
 }
 
 static long sys_set_tid_address(unsigned long tidptr)
@@ -101,23 +99,25 @@ static long sys_prlimit64(unsigned long pid, unsigned long res,
 	return unew ? -EPERM : 0;
 }
 
+/* Bytes from a xorshift of the TSC (not cryptographic), 8 at a time. */
 static long sys_getrandom(unsigned long ubuf, unsigned long len,
 			  unsigned long flags)
 {
 	u64 x = rdtsc() * 0x9e3779b97f4a7c15ULL;
-	unsigned long done;
-	u8 b;
+	unsigned long done, k;
 
 	if (flags & ~7UL)
 		return -EINVAL;
-	len = min(len, 256UL);
-	for (done = 0; done < len; done++) {
+	len = min(len, 0x7ffff000UL); /* Linux's MAX_RW_COUNT */
+	for (done = 0; done < len; done += k) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		b = x >> 32;
-		if (copy_to_user((u8 __user *)ubuf + done, &b, 1))
+		k = min(len - done, sizeof(x));
+		if (copy_to_user((u8 __user *)ubuf + done, &x, k))
 			return done ? (long)done : -EFAULT;
+		if (process_signal_pending())
+			break;
 	}
 	return done;
 }
@@ -142,7 +142,8 @@ static long sys_clock_gettime(unsigned long clk, unsigned long uts)
 	u64 ns = ktime_get_ns();
 	struct kernel_timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
 
-	if (clk > 11)
+	/* Linux's clocks: 0-9 and 11 (CLOCK_TAI); 10 is no clock. */
+	if (clk > 11 || clk == 10)
 		return -EINVAL;
 	return copy_to_user((void __user *)uts, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
@@ -307,10 +308,20 @@ static long sys_ni_rseq(void)
 	return -ENOSYS; /* glibc runs without rseq, as on old kernels */
 }
 
+/* A number without an entry (entry_syscall_64.S calls it directly). */
+static long sys_ni_syscall(void)
+{
+	return syscall_enosys(current_user_regs()->error_code);
+}
+
 /* The x86-64 ABI passes unused argument registers harmlessly. */
 #define SC(nr, fn) [nr] = (syscall_fn_t)(void (*)(void))(fn)
 
+/* Every slot sys_ni_syscall, then the entries (overriding it). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 const syscall_fn_t sys_call_table[NR_syscalls] = {
+	[0 ... NR_syscalls - 1] = (syscall_fn_t)(void (*)(void))sys_ni_syscall,
 	SC(0, sys_read),
 	SC(1, sys_write),
 	SC(3, sys_close),
@@ -338,17 +349,21 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(61, sys_wait4),
 	SC(62, sys_kill),
 	SC(63, sys_uname),
+	SC(83, sys_mkdir),
 	SC(110, sys_getppid),
 	SC(158, sys_arch_prctl),
 	SC(165, sys_mount),
 	SC(169, sys_reboot),
 	SC(186, sys_getpid),
+	SC(200, sys_tkill),
 	SC(203, sys_sched_setaffinity),
 	SC(204, sys_sched_getaffinity),
 	SC(218, sys_set_tid_address),
 	SC(228, sys_clock_gettime),
 	SC(231, sys_exit_group),
+	SC(234, sys_tgkill),
 	SC(257, sys_openat),
+	SC(258, sys_mkdirat),
 	SC(262, sys_newfstatat),
 	SC(273, sys_set_robust_list),
 	SC(292, sys_dup3),
@@ -357,6 +372,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(318, sys_getrandom),
 	SC(334, sys_ni_rseq),
 };
+#pragma GCC diagnostic pop
 
 static unsigned long enosys_seen[(512 + BITS_PER_LONG - 1) / BITS_PER_LONG];
 
