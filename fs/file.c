@@ -188,6 +188,8 @@ static ssize_t upipe_read(struct file *f, void __user *buf, size_t len)
 	if (!user_writable(buf, len))
 		return -EFAULT;
 	n = pipe_read_stoppable(u->pipe, chunk, len, process_signal_pending);
+	if (n == -EINTR)
+		return -ERESTARTSYS;
 	if (n > 0 && copy_to_user(buf, chunk, n))
 		return -EFAULT;
 	return n;
@@ -210,6 +212,8 @@ static ssize_t upipe_write(struct file *f, const void __user *buf, size_t len)
 		if (n < 0) {
 			if (n == -EPIPE)
 				process_kill(current_process(), SIGPIPE);
+			if (n == -EINTR)
+				n = -ERESTARTSYS;
 			return done ? done : n;
 		}
 		done += n;

@@ -308,6 +308,19 @@ int process_kill(struct process *p, int sig)
 {
 	if (sig < 1 || sig > NSIG)
 		return -EINVAL;
+	/*
+	 * As Linux's init (SIGNAL_UNKILLABLE): pid 1 of init= drops the
+	 * signals it has no handler for, SIGKILL too; only its own faults
+	 * (process_kill_forced()) kill it.
+	 */
+	if (p->pid == 1 && init_process_powers_off &&
+	    p->sigaction[sig - 1].handler == SIG_DFL)
+		return 0;
+	return process_kill_forced(p, sig);
+}
+
+int process_kill_forced(struct process *p, int sig)
+{
 	__atomic_fetch_or(&p->sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
 	WRITE_ONCE(p->exit_work, 1);
 	if (p->task)
@@ -339,33 +352,73 @@ bool process_signal_pending(void)
 	return false;
 }
 
-static bool handler_warned;
+/*
+ * A system call that a signal interrupted (-ERESTARTSYS): made again when
+ * no handler runs or the handler has SA_RESTART, else -EINTR.
+ */
+static void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (regs->vector != SYSCALL_VECTOR || (long)regs->error_code < 0 ||
+	    (long)regs->rax != -ERESTARTSYS)
+		return;
+	if (ka && !(ka->flags & SA_RESTART)) {
+		regs->rax = -EINTR;
+		return;
+	}
+	regs->rax = regs->error_code;
+	regs->ip -= 2; /* the SYSCALL instruction */
+}
 
+void signal_force_segv(void)
+{
+	process_exit(SIGSEGV);
+}
+
+/*
+ * The lowest pending, unblocked signal acts: ignored, the default action
+ * (terminate: SIGSTOP's stop is not supported), or its handler, entered
+ * through a frame on the user stack with the signal (and sa_mask) blocked
+ * until rt_sigreturn. One handler frame per return to user mode.
+ */
 void signal_deliver(struct pt_regs *regs)
 {
 	struct process *p = current_process();
-	u64 pending,
-		unblockable = (1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1));
+	const u64 unblockable = (1ULL << (SIGKILL - 1)) |
+				(1ULL << (SIGSTOP - 1));
+	struct k_sigaction *ka, act;
+	u64 pending, old;
 	int sig;
 
-	pending = READ_ONCE(p->sig_pending) & (~p->sig_blocked | unblockable);
-	while (pending) {
+	for (;;) {
+		pending = READ_ONCE(p->sig_pending) &
+			  (~p->sig_blocked | unblockable);
+		if (!pending)
+			break;
 		sig = __builtin_ctzll(pending) + 1;
-		pending &= pending - 1;
 		__atomic_fetch_and(&p->sig_pending, ~(1ULL << (sig - 1)),
 				   __ATOMIC_RELAXED);
-		if (sig != SIGKILL && sig != SIGSTOP &&
-		    (p->sigaction[sig - 1].handler == SIG_IGN ||
-		     (p->sigaction[sig - 1].handler == SIG_DFL &&
-		      sig_default_ignored(sig))))
+		ka = &p->sigaction[sig - 1];
+		if (sig == SIGKILL || sig == SIGSTOP)
+			process_exit(sig);
+		if (ka->handler == SIG_IGN ||
+		    (ka->handler == SIG_DFL && sig_default_ignored(sig)))
 			continue;
-		if (p->sigaction[sig - 1].handler > SIG_IGN && sig != SIGKILL &&
-		    !__atomic_exchange_n(&handler_warned, true,
-					 __ATOMIC_RELAXED))
-			pr_warn("signal: %s[%d]: user signal handlers are not supported: signal %d terminates\n",
-				p->comm, p->pid, sig);
-		process_exit(sig);
+		if (ka->handler == SIG_DFL)
+			process_exit(sig);
+		act = *ka;
+		if (act.flags & SA_RESETHAND)
+			ka->handler = SIG_DFL;
+		syscall_restart(regs, &act);
+		old = p->sig_blocked;
+		if (arch_setup_rt_frame(sig, &act, old, regs))
+			signal_force_segv();
+		p->sig_blocked |= act.mask;
+		if (!(act.flags & SA_NODEFER))
+			p->sig_blocked |= 1ULL << (sig - 1);
+		p->sig_blocked &= ~unblockable;
+		return;
 	}
+	syscall_restart(regs, NULL);
 }
 
 /* wait4's status encoding: code << 8 for an exit, the signal for a kill. */
@@ -408,7 +461,7 @@ long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 			break;
 		if (process_signal_pending()) {
 			finish_wait(&p->child_exit, &w);
-			return -EINTR;
+			return -ERESTARTSYS;
 		}
 		schedule();
 	}

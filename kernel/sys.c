@@ -160,6 +160,31 @@ static long sys_nanosleep(unsigned long ureq, unsigned long urem)
 	return 0;
 }
 
+#define TIMER_ABSTIME 1
+
+/* glibc's nanosleep(): a relative sleep, or until an absolute time. */
+static long sys_clock_nanosleep(unsigned long clk, unsigned long flags,
+				unsigned long ureq, unsigned long urem)
+{
+	struct kernel_timespec ts;
+	u64 ns, now;
+
+	if (clk > 11 || clk == 3 || clk == 10) /* as Linux: no thread clock */
+		return -EINVAL;
+	if (copy_from_user(&ts, (const void __user *)ureq, sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
+		return -EINVAL;
+	ns = ts.sec * 1000000000ULL + ts.nsec;
+	if (flags & TIMER_ABSTIME) {
+		now = ktime_get_ns();
+		ns = ns > now ? ns - now : 0;
+	}
+	if (ns)
+		msleep(DIV_ROUND_UP(ns, 1000000));
+	return 0;
+}
+
 static long sys_sched_yield(void)
 {
 	yield();
@@ -277,6 +302,16 @@ static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 	return 0;
 }
 
+static long sys_rt_sigpending(unsigned long uset, unsigned long size)
+{
+	struct process *p = current_process();
+	u64 set = READ_ONCE(p->sig_pending) & p->sig_blocked;
+
+	if (size > 8)
+		return -EINVAL;
+	return copy_to_user((void __user *)uset, &set, size) ? -EFAULT : 0;
+}
+
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
 #define LINUX_REBOOT_MAGIC2 672274793
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
@@ -333,6 +368,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(12, sys_brk),
 	SC(13, sys_rt_sigaction),
 	SC(14, sys_rt_sigprocmask),
+	SC(15, sys_rt_sigreturn),
 	SC(16, sys_ioctl),
 	SC(20, sys_writev),
 	SC(22, sys_pipe),
@@ -352,6 +388,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(83, sys_mkdir),
 	SC(110, sys_getppid),
 	SC(158, sys_arch_prctl),
+	SC(127, sys_rt_sigpending),
 	SC(165, sys_mount),
 	SC(169, sys_reboot),
 	SC(186, sys_getpid),
@@ -360,6 +397,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(204, sys_sched_getaffinity),
 	SC(218, sys_set_tid_address),
 	SC(228, sys_clock_gettime),
+	SC(230, sys_clock_nanosleep),
 	SC(231, sys_exit_group),
 	SC(234, sys_tgkill),
 	SC(257, sys_openat),

@@ -102,6 +102,8 @@ int process_wait(struct process *p);
 void __noreturn process_exit(int status);
 /* Sends sig to p: SIGKILL, SIGTERM, SIGSEGV... (default actions only). */
 int process_kill(struct process *p, int sig);
+/* The same for a fault's signal: it reaches pid 1 too. */
+int process_kill_forced(struct process *p, int sig);
 struct process *process_find(int pid);
 /* The current process has a signal to act on its return to user mode. */
 bool process_signal_pending(void);

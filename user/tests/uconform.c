@@ -23,6 +23,7 @@
 #include <linux/reboot.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -515,10 +516,164 @@ static void kill_blocked(const char *name, int sig)
 	close(pfd[1]);
 }
 
+static volatile sig_atomic_t handled, handled_sig, handled_blocked;
+static volatile int info_signo;
+static volatile double fpu_in_handler;
+static sigjmp_buf segv_jump;
+
+static void on_signal(int sig)
+{
+	sigset_t now;
+
+	sigprocmask(SIG_BLOCK, NULL, &now);
+	handled++;
+	handled_sig = sig;
+	handled_blocked = sigismember(&now, sig);
+	fpu_in_handler = fpu_in_handler * 3.0 + 1.5; /* the FPU is its own */
+}
+
+static void on_siginfo(int sig, siginfo_t *info, void *uc)
+{
+	info_signo = info->si_signo;
+	handled += uc != NULL;
+}
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jump, sig);
+}
+
+/* A handler interrupts read(): -EINTR, or (SA_RESTART) the read goes on. */
+static void interrupted_read(void *arg)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	long restart = (long)arg;
+	char c;
+	long n;
+
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	sigaction(SIGUSR1, &sa, NULL);
+	close(pfd[1]);
+	if (write(qfd[1], "r", 1) != 1) /* ready */
+		_exit(90);
+	n = read(pfd[0], &c, 1);
+	if (n < 0)
+		_exit(errno == EINTR ? 20 + handled : 99);
+	_exit(n == 1 && c == 'z' ? 40 + handled : 98);
+}
+
+static void read_with_handler(const char *name, long restart)
+{
+	struct timespec ts = { 0, 20000000 };
+	int st = 0;
+	pid_t pid;
+	char c;
+
+	pipe(pfd);
+	pipe(qfd);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		interrupted_read((void *)restart);
+	close(pfd[0]);
+	read(qfd[0], &c, 1);
+	nanosleep(&ts, NULL); /* in read() by now */
+	kill(pid, SIGUSR1);
+	nanosleep(&ts, NULL);
+	signal(SIGPIPE, SIG_IGN); /* the reader may be gone (-EINTR) */
+	write(pfd[1], "z", 1);
+	signal(SIGPIPE, SIG_DFL);
+	waitpid(pid, &st, 0);
+	status(name, st);
+	close(pfd[1]);
+	close(qfd[0]);
+	close(qfd[1]);
+}
+
+static void resethand_child(void *arg)
+{
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = SA_RESETHAND };
+
+	sigaction(SIGUSR2, &sa, NULL);
+	raise(SIGUSR2);
+	if (handled != 1)
+		_exit(50);
+	raise(SIGUSR2); /* the default action now */
+	_exit(51);
+}
+
+static void raise_usr1(void *arg)
+{
+	raise(SIGUSR1);
+}
+
+static void handlers(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_siginfo,
+				.sa_flags = SA_SIGINFO };
+	volatile double x = 2.5;
+	sigset_t set, old;
+	int sig;
+
+	line("sig_handler_none", "%d", (int)handled);
+	signal(SIGUSR1, on_signal);
+	fpu_in_handler = 1.0;
+	ret("sig_raise_usr1", raise(SIGUSR1));
+	line("sig_handled", "%d sig %d blocked_inside %d fpu %.1f x %.2f",
+	     (int)handled, (int)handled_sig, (int)handled_blocked,
+	     fpu_in_handler, x * 2);
+	ret("sig_kill_self_usr1", kill(getpid(), SIGUSR1));
+	line("sig_handled_kill", "%d", (int)handled);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	raise(SIGUSR1);
+	line("sig_blocked_pending", "%d pending %d", (int)handled, ({
+		     sigset_t p;
+		     sigpending(&p);
+		     sigismember(&p, SIGUSR1);
+	     }));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	line("sig_unblocked", "%d", (int)handled);
+	handled = 0;
+	ret("sigaction_siginfo", sigaction(SIGUSR2, &sa, NULL));
+	raise(SIGUSR2);
+	line("sig_siginfo", "handled %d si_signo %d", (int)handled,
+	     (int)info_signo);
+	signal(SIGUSR2, SIG_DFL);
+	signal(SIGSEGV, on_segv);
+	sig = sigsetjmp(segv_jump, 1);
+	if (!sig)
+		*(volatile int *)0 = 1;
+	line("sig_segv_longjmp", "%d", sig);
+	sig = sigsetjmp(segv_jump, 1);
+	if (!sig)
+		*(volatile int *)0 = 1;
+	line("sig_segv_longjmp_again", "%d", sig);
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	handled = 0;
+	child("sig_resethand", resethand_child, NULL);
+	read_with_handler("sig_read_eintr", 0);
+	read_with_handler("sig_read_restart", 1);
+	ret("sig_restorer_missing",
+	    syscall(SYS_rt_sigaction, SIGUSR1, &(struct {
+			    void *h;
+			    unsigned long f;
+			    void *r;
+			    unsigned long m;
+		    }){ (void *)on_signal, 0, NULL, 0 },
+		    NULL, 8));
+	child("sig_no_restorer", raise_usr1, NULL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void signals(void)
 {
 	kill_blocked("kill_blocked_sigkill", SIGKILL);
 	kill_blocked("kill_blocked_sigterm", SIGTERM);
+	handlers();
 }
 
 /* --- /proc/sys/kernel/sched_schedstats ---------------------------- */

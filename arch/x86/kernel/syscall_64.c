@@ -171,7 +171,13 @@ void user_exception(struct pt_regs *regs, unsigned long vector,
 			regs->error_code);
 		break;
 	}
-	process_kill(p, sig);
+	/* As Linux's force_sig(): a blocked or ignored fault still acts. */
+	if (p->sigaction[sig - 1].handler == SIG_IGN ||
+	    (p->sig_blocked & (1ULL << (sig - 1)))) {
+		p->sigaction[sig - 1].handler = SIG_DFL;
+		p->sig_blocked &= ~(1ULL << (sig - 1));
+	}
+	process_kill_forced(p, sig);
 	exit_to_user_mode(regs);
 }
 
@@ -197,11 +203,12 @@ __visible bool syscall_exit_work(struct pt_regs *regs);
 __visible noinline bool syscall_exit_work(struct pt_regs *regs)
 {
 	struct process *p = current_process();
-	bool full = p->regs_rewritten;
+	bool full;
 
-	p->regs_rewritten = false;
 	WRITE_ONCE(p->exit_work, 0);
 	exit_to_user_mode(regs);
+	full = p->regs_rewritten; /* execve, rt_sigreturn */
+	p->regs_rewritten = false;
 	return !full && regs->ip < USER_ADDR_END;
 }
 
