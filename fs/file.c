@@ -158,19 +158,19 @@ static void upipe_put(struct upipe *u)
 	}
 }
 
+long __probe_user_write(void __user *p);
+
 /*
- * Whether the kernel can write [buf, buf + len): one byte of each page is
- * read and written back (no other task shares the address space, so the
- * byte cannot change meanwhile).
+ * Whether the kernel can write [buf, buf + len) (a range below
+ * USER_ADDR_END): one byte of each page is read and written back, which
+ * no other task can see (none shares the address space).
  */
 static bool user_writable(void __user *buf, size_t len)
 {
 	unsigned long a = (unsigned long)buf, end = a + len;
-	u8 b;
 
 	while (a < end) {
-		if (copy_from_user(&b, (void __user *)a, 1) ||
-		    copy_to_user((void __user *)a, &b, 1))
+		if (__probe_user_write((void __user *)a))
 			return false;
 		a = (a & PAGE_MASK) + PAGE_SIZE;
 	}

@@ -201,4 +201,26 @@ __strncpy_user:
 	.long 0
 	.popsection
 
+/*
+ * __probe_user_write(p): 0 if the user byte at p can be read and written
+ * back (it is, unchanged), -14 (-EFAULT) if either faults.
+ */
+	.globl __probe_user_write
+__probe_user_write:
+7:	movb	(%rdi), %al
+8:	movb	%al, (%rdi)
+	xorl	%eax, %eax
+	ret
+9:	movq	$-14, %rax
+	ret
+	.pushsection __ex_table, "a"
+	.balign 4
+	.long 7b - .
+	.long 9b - .
+	.long 0
+	.long 8b - .
+	.long 9b - .
+	.long 0
+	.popsection
+
 	.section .note.GNU-stack, "", @progbits
