@@ -69,6 +69,7 @@ static struct process *process_alloc(struct process *parent)
 	p->pid = ++next_pid;
 	p->parent = parent;
 	p->ppid = parent ? parent->pid : 0;
+	p->umask = parent ? parent->umask : 022; /* Linux's init's */
 	list_add_tail(&p->sibling, parent ? &parent->children : &orphans);
 	spin_unlock_irqrestore(&process_lock, flags);
 	return p;

@@ -15,6 +15,7 @@
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
+#include <asm/barrier.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/reboot.h>
@@ -137,15 +138,103 @@ struct kernel_timespec {
 	long nsec;
 };
 
+/*
+ * The wall clock: the CMOS clock read once, moved on by the monotonic
+ * clock (no NTP, no settimeofday). CLOCK_TAI is the same, as on a Linux
+ * that was never told the TAI offset.
+ */
+static u64 realtime_ns(void)
+{
+	static s64 offset;
+	static bool read;
+	u64 now = ktime_get_ns();
+
+	if (!READ_ONCE(read)) {
+		WRITE_ONCE(offset, (s64)(rtc_read_seconds() * 1000000000ULL) -
+					   (s64)now);
+		smp_wmb();
+		WRITE_ONCE(read, true);
+	}
+	smp_rmb();
+	return now + READ_ONCE(offset);
+}
+
+static bool clock_is_wall(unsigned long clk)
+{
+	return clk == 0 || clk == 5 || clk == 8 || clk == 11;
+}
+
 static long sys_clock_gettime(unsigned long clk, unsigned long uts)
 {
-	u64 ns = ktime_get_ns();
+	u64 ns = clock_is_wall(clk) ? realtime_ns() : ktime_get_ns();
 	struct kernel_timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
 
 	/* Linux's clocks: 0-9 and 11 (CLOCK_TAI); 10 is no clock. */
 	if (clk > 11 || clk == 10)
 		return -EINVAL;
 	return copy_to_user((void __user *)uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/* Everything runs as root (uid 0, gid 0), as Linux's init. */
+static long sys_getuid(void)
+{
+	return 0;
+}
+
+static long sys_umask(unsigned long mask)
+{
+	struct process *p = current_process();
+	long old = p->umask;
+
+	p->umask = mask & 0777;
+	return old;
+}
+
+/* There is one directory to be in: "/". */
+static long sys_getcwd(unsigned long ubuf, unsigned long size)
+{
+	if (size < 2)
+		return -ERANGE;
+	return copy_to_user((void __user *)ubuf, "/", 2) ? -EFAULT : 2;
+}
+
+struct kernel_timeval {
+	s64 sec, usec;
+};
+
+static long sys_gettimeofday(unsigned long utv, unsigned long utz)
+{
+	u64 ns = realtime_ns();
+	struct kernel_timeval tv = { ns / 1000000000ULL,
+				     ns % 1000000000ULL / 1000 };
+	u32 tz[2] = {};
+
+	if (utv && copy_to_user((void __user *)utv, &tv, sizeof(tv)))
+		return -EFAULT;
+	if (utz && copy_to_user((void __user *)utz, tz, sizeof(tz)))
+		return -EFAULT;
+	return 0;
+}
+
+static long sys_time(unsigned long ut)
+{
+	s64 t = realtime_ns() / 1000000000ULL;
+
+	if (ut && copy_to_user((void __user *)ut, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
+/* Every clock ticks in nanoseconds (the TSC); the coarse ones by jiffies. */
+static long sys_clock_getres(unsigned long clk, unsigned long uts)
+{
+	struct kernel_timespec ts = { 0, clk == 5 || clk == 6 ? 1000000 : 1 };
+
+	if (clk > 11 || clk == 10)
+		return -EINVAL;
+	if (uts && copy_to_user((void __user *)uts, &ts, sizeof(ts)))
+		return -EFAULT;
+	return 0;
 }
 
 static long sys_nanosleep(unsigned long ureq, unsigned long urem)
@@ -177,7 +266,7 @@ static long sys_clock_nanosleep(unsigned long clk, unsigned long flags,
 		return -EINVAL;
 	ns = ts.sec * 1000000000ULL + ts.nsec;
 	if (flags & TIMER_ABSTIME) {
-		now = ktime_get_ns();
+		now = clock_is_wall(clk) ? realtime_ns() : ktime_get_ns();
 		ns = ns > now ? ns - now : 0;
 	}
 	if (ns)
@@ -385,7 +474,14 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(61, sys_wait4),
 	SC(62, sys_kill),
 	SC(63, sys_uname),
+	SC(79, sys_getcwd),
 	SC(83, sys_mkdir),
+	SC(95, sys_umask),
+	SC(96, sys_gettimeofday),
+	SC(102, sys_getuid),
+	SC(104, sys_getuid),
+	SC(107, sys_getuid),
+	SC(108, sys_getuid),
 	SC(110, sys_getppid),
 	SC(158, sys_arch_prctl),
 	SC(127, sys_rt_sigpending),
@@ -393,10 +489,12 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(169, sys_reboot),
 	SC(186, sys_getpid),
 	SC(200, sys_tkill),
+	SC(201, sys_time),
 	SC(203, sys_sched_setaffinity),
 	SC(204, sys_sched_getaffinity),
 	SC(218, sys_set_tid_address),
 	SC(228, sys_clock_gettime),
+	SC(229, sys_clock_getres),
 	SC(230, sys_clock_nanosleep),
 	SC(231, sys_exit_group),
 	SC(234, sys_tgkill),

@@ -53,6 +53,7 @@ struct process {
 	int pid;
 	struct process *parent; /* NULL: none waits for it */
 	int ppid; /* the parent's pid, 0 without one (getppid) */
+	unsigned int umask; /* stored for umask(), inherited */
 	struct list_head children; /* of struct process, by sibling */
 	struct list_head sibling;
 	struct task_struct *task;

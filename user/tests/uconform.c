@@ -34,6 +34,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -130,6 +131,35 @@ static void identity(void)
 	line("uname_sysname", "%s", u.sysname);
 	line("uname_machine", "%s", u.machine);
 	ret("lseek_console", lseek(1, 0, SEEK_SET));
+	ret("getuid", getuid());
+	ret("geteuid", geteuid());
+	ret("getgid", getgid());
+	ret("getegid", getegid());
+	ret("umask", umask(077));
+	ret("umask_again", umask(022));
+	{
+		char cwd[64] = "";
+		struct timeval tv;
+		struct timespec res;
+		time_t t;
+
+		line("getcwd", "%s",
+		     getcwd(cwd, sizeof(cwd)) ? cwd : ename(errno));
+		ret("getcwd_small", syscall(SYS_getcwd, cwd, 1));
+		ret("getcwd_null", syscall(SYS_getcwd, NULL, 64));
+		ret("gettimeofday", gettimeofday(&tv, NULL));
+		ret("gettimeofday_null", syscall(SYS_gettimeofday, NULL, NULL));
+		ret("gettimeofday_kaddr",
+		    syscall(SYS_gettimeofday, KADDR, NULL));
+		line("time_positive", "%d", (t = time(NULL)) > 0);
+		ret("time_kaddr", syscall(SYS_time, KADDR) < 0 ? -1 : 0);
+		ret("clock_getres_mono", clock_getres(CLOCK_MONOTONIC, &res));
+		line("clock_getres_mono_ns", "%ld", res.tv_nsec);
+		ret("clock_getres_clock10",
+		    syscall(SYS_clock_getres, 10, &res));
+		ret("clock_getres_null",
+		    syscall(SYS_clock_getres, CLOCK_MONOTONIC, NULL));
+	}
 }
 
 /* --- bad input ---------------------------------------------------- */
