@@ -103,6 +103,7 @@ CMDLINE ?=
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
 no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
+		 user-compare \
 		 bench-linux stress-linux fuzz-shell model \
 		 $(config-targets)
 
@@ -670,6 +671,9 @@ test: deps buildcheck
 	$(Q)$(MAKE) O=build/test-run CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/console_script_test.py --iso build/test-run/kernel.iso
 	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default build/test-run
+	@echo "uconform as pid 1 of make run's kernel, against Linux's output (tests/uconform.linux.out):"
+	$(Q)$(PYTHON) scripts/user_compare.py --out build/test-run --build build/test-run \
+		--expected tests/uconform.linux.out
 	$(Q)$(MAKE) O=build/test-badmod FRAGMENTS=tests/configs/kunit_module_bad.config fragconfig >/dev/null
 	$(Q)$(MAKE) O=build/test-badmod CMDLINE=shell iso >/dev/null
 	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso
@@ -799,6 +803,13 @@ bench-linux:
 stress-linux: deps
 	$(Q)$(PYTHON) scripts/bench_linux.py --stress --flips $(STRESS_LINUX_FLIPS)
 
+# user/tests/uconform.c as /init on Debian's Linux (fetched as for
+# bench-linux) and as pid 1 here: the two outputs diffed; no package: one
+# line, skipped. See scripts/user_compare.py.
+PHONY += user-compare
+user-compare: deps
+	$(Q)$(PYTHON) scripts/user_compare.py
+
 # The user programs (user/Makefile): every user/<dir>/<name>.c as the static
 # executable $(O)/user/<name>, by the host's gcc -O2 -static.
 PHONY += user
@@ -844,6 +855,7 @@ help:
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'
 	@echo '  modules        - build the modules (obj-m), check them (modpost), stage them'
 	@echo '                   in $(O)/iso-modules; with M=dir, the modules of dir instead'
+	@echo '  user-compare   - user/tests/uconform on Debian'"'"'s Linux 6.1 and on this kernel: the same output?'
 	@echo '  user           - build the user programs user/*/*.c into $(O)/user (static, gcc -O2 -static)'
 	@echo '  iso            - build $(ISO_DIR)/kernel.iso with CMDLINE="..." and the modules'
 	@echo 'Configuration ($(KCONFIG_CONFIG)):'

@@ -15,6 +15,7 @@
 #include <asm/serial.h>
 
 #define O_ACCMODE 3
+#define O_RDONLY 0
 #define O_WRONLY 1
 #define O_RDWR 2
 #define O_NONBLOCK 04000
@@ -157,13 +158,38 @@ static void upipe_put(struct upipe *u)
 	}
 }
 
+long __probe_user_write(void __user *p);
+
+/*
+ * Whether the kernel can write [buf, buf + len) (a range below
+ * USER_ADDR_END): one byte of each page is read and written back, which
+ * no other task can see (none shares the address space).
+ */
+static bool user_writable(void __user *buf, size_t len)
+{
+	unsigned long a = (unsigned long)buf, end = a + len;
+
+	while (a < end) {
+		if (__probe_user_write((void __user *)a))
+			return false;
+		a = (a & PAGE_MASK) + PAGE_SIZE;
+	}
+	return true;
+}
+
 static ssize_t upipe_read(struct file *f, void __user *buf, size_t len)
 {
 	struct upipe *u = f->priv;
 	char chunk[IO_CHUNK];
 	ssize_t n;
 
-	n = pipe_read(u->pipe, chunk, min(len, sizeof(chunk)));
+	len = min(len, sizeof(chunk));
+	/* A bad buffer leaves the data in the pipe, as on Linux. */
+	if (!user_writable(buf, len))
+		return -EFAULT;
+	n = pipe_read_stoppable(u->pipe, chunk, len, process_signal_pending);
+	if (n == -EINTR)
+		return -ERESTARTSYS;
 	if (n > 0 && copy_to_user(buf, chunk, n))
 		return -EFAULT;
 	return n;
@@ -181,10 +207,13 @@ static ssize_t upipe_write(struct file *f, const void __user *buf, size_t len)
 
 		if (copy_from_user(chunk, (const u8 __user *)buf + done, k))
 			return done ? done : -EFAULT;
-		n = pipe_write(u->pipe, chunk, k);
+		n = pipe_write_stoppable(u->pipe, chunk, k,
+					 process_signal_pending);
 		if (n < 0) {
 			if (n == -EPIPE)
 				process_kill(current_process(), SIGPIPE);
+			if (n == -EINTR)
+				n = -ERESTARTSYS;
 			return done ? done : n;
 		}
 		done += n;
@@ -276,7 +305,7 @@ long sys_read(unsigned long fd, unsigned long buf, unsigned long len)
 
 	if (!f)
 		return -EBADF;
-	if (!f->ops->read)
+	if (!f->ops->read || (f->flags & O_ACCMODE) == O_WRONLY)
 		ret = -EBADF;
 	else if (!access_ok(buf, len))
 		ret = -EFAULT;
@@ -293,7 +322,7 @@ long sys_write(unsigned long fd, unsigned long buf, unsigned long len)
 
 	if (!f)
 		return -EBADF;
-	if (!f->ops->write)
+	if (!f->ops->write || (f->flags & O_ACCMODE) == O_RDONLY)
 		ret = -EBADF;
 	else if (!access_ok(buf, len))
 		ret = -EFAULT;

@@ -6,6 +6,7 @@
  * else is -EINVAL and changes nothing, as Linux's proc_dointvec_minmax.
  */
 #include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/process.h>
 #include <linux/syscalls.h>
 #include <linux/sched.h>
@@ -33,40 +34,107 @@ static const struct proc_bool proc_files[] = {
 	  sched_set_schedstats },
 };
 
+/*
+ * As Linux's sysctl files: a read at position 0 gets the text (or its
+ * first len bytes), any read after it 0.
+ */
 static ssize_t proc_bool_read(struct file *f, void __user *buf, size_t len)
 {
 	const struct proc_bool *pb = f->priv;
 	char text[2] = { pb->get() ? '1' : '0', '\n' };
 	size_t n;
 
-	if (f->pos >= sizeof(text))
+	if (f->pos || !len)
 		return 0;
-	n = min(len, sizeof(text) - f->pos);
-	if (copy_to_user(buf, text + f->pos, n))
+	n = min(len, sizeof(text));
+	if (copy_to_user(buf, text, n))
 		return -EFAULT;
 	f->pos += n;
 	return n;
 }
 
+static bool proc_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * An integer as Linux's proc_dointvec reads one: leading blanks, an
+ * optional '-', base 0 (0x hex, 0 octal, else decimal), then a blank or
+ * the end. *end: the first character not used (trailing blanks skipped).
+ */
+static int proc_parse_long(const char *s, size_t len, long *val, size_t *end)
+{
+	unsigned long v = 0, base = 10;
+	size_t i = 0, digits = 0;
+	bool neg = false;
+
+	while (i < len && proc_space(s[i]))
+		i++;
+	if (i < len && s[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i + 1 < len && s[i] == '0' &&
+	    (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	} else if (i < len && s[i] == '0') {
+		base = 8;
+	}
+	for (; i < len; i++, digits++) {
+		char c = s[i];
+		unsigned long d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			break;
+		if (d >= base || v > (LONG_MAX - d) / base)
+			return -EINVAL;
+		v = v * base + d;
+	}
+	if (!digits || (i < len && !proc_space(s[i])))
+		return -EINVAL;
+	while (i < len && proc_space(s[i]))
+		i++;
+	*val = neg ? -(long)v : (long)v;
+	*end = i;
+	return 0;
+}
+
+/*
+ * Takes 0 or 1 as Linux's proc_dointvec_minmax: anything else is -EINVAL
+ * and changes nothing; a write past position 0 takes the bytes and
+ * changes nothing, as Linux's strict sysctl writes.
+ */
 static ssize_t proc_bool_write(struct file *f, const void __user *buf,
 			       size_t len)
 {
 	const struct proc_bool *pb = f->priv;
-	char text[8];
-	size_t n = len;
+	char text[64];
+	size_t used;
+	long val;
 
 	if (!len)
 		return 0;
+	if (f->pos) {
+		f->pos += len;
+		return len;
+	}
 	if (len > sizeof(text))
 		return -EINVAL;
 	if (copy_from_user(text, buf, len))
 		return -EFAULT;
-	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
-		n--;
-	if (n != 1 || (text[0] != '0' && text[0] != '1'))
+	if (proc_parse_long(text, len, &val, &used) || val < 0 || val > 1)
 		return -EINVAL;
-	pb->set(text[0] == '1');
-	return len;
+	pb->set(val == 1);
+	f->pos += used;
+	return used;
 }
 
 static const struct file_ops proc_bool_ops = {
@@ -115,4 +183,41 @@ long sys_mount(unsigned long usrc, unsigned long utarget, unsigned long utype,
 		return -ENOENT;
 	WRITE_ONCE(proc_mounted, true);
 	return 0;
+}
+
+/*
+ * mkdir: there is no writable file system. The directories that exist
+ * (/, /bin, /proc, /proc/sys, /proc/sys/kernel once proc is mounted) give
+ * -EEXIST as on Linux; anything else -EROFS.
+ */
+long sys_mkdirat(unsigned long dfd, unsigned long upath, unsigned long mode)
+{
+	static const char *const dirs[] = { "/", "/bin", "/proc" };
+	static const char *const proc_dirs[] = { "/proc/sys",
+						 "/proc/sys/kernel" };
+	char path[64];
+	unsigned int i;
+	long n;
+
+	n = strncpy_from_user(path, (const char __user *)upath, sizeof(path));
+	if (n < 0)
+		return n;
+	if (n == sizeof(path))
+		return -ENAMETOOLONG;
+	if (!n)
+		return -ENOENT;
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = 0;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strcmp(path, dirs[i]))
+			return -EEXIST;
+	for (i = 0; i < ARRAY_SIZE(proc_dirs) && READ_ONCE(proc_mounted); i++)
+		if (!strcmp(path, proc_dirs[i]))
+			return -EEXIST;
+	return -EROFS;
+}
+
+long sys_mkdir(unsigned long upath, unsigned long mode)
+{
+	return sys_mkdirat(-100 /* AT_FDCWD */, upath, mode);
 }

@@ -78,17 +78,24 @@ static bool pipe_writable(struct pipe *pipe, unsigned int want)
  * reader that must sleep is queued first, then says so in rd_waiting
  * under the lock: the writer that clears the flag finds it queued.
  */
-static void pipe_lock_readable(struct pipe *pipe)
+static int pipe_lock_readable(struct pipe *pipe, bool (*stop)(void))
 {
 	struct wait_queue_entry w = { .task = NULL };
+	int ret = 0;
 
 	spin_lock(&pipe->lock);
 	while (!pipe_readable(pipe)) {
 		spin_unlock(&pipe->lock);
-		prepare_to_wait(&pipe->rd_wait, &w, TASK_UNINTERRUPTIBLE);
+		prepare_to_wait(&pipe->rd_wait, &w,
+				stop ? TASK_INTERRUPTIBLE :
+				       TASK_UNINTERRUPTIBLE);
 		spin_lock(&pipe->lock);
 		if (pipe_readable(pipe))
 			break;
+		if (stop && stop()) {
+			ret = -EINTR;
+			break;
+		}
 		pipe->rd_waiting = true;
 		spin_unlock(&pipe->lock);
 		schedule();
@@ -96,20 +103,29 @@ static void pipe_lock_readable(struct pipe *pipe)
 	}
 	if (w.task)
 		finish_wait(&pipe->rd_wait, &w);
+	return ret;
 }
 
 /* The same for a writer that wants room for want bytes. */
-static void pipe_lock_writable(struct pipe *pipe, unsigned int want)
+static int pipe_lock_writable(struct pipe *pipe, unsigned int want,
+			      bool (*stop)(void))
 {
 	struct wait_queue_entry w = { .task = NULL };
+	int ret = 0;
 
 	spin_lock(&pipe->lock);
 	while (!pipe_writable(pipe, want)) {
 		spin_unlock(&pipe->lock);
-		prepare_to_wait(&pipe->wr_wait, &w, TASK_UNINTERRUPTIBLE);
+		prepare_to_wait(&pipe->wr_wait, &w,
+				stop ? TASK_INTERRUPTIBLE :
+				       TASK_UNINTERRUPTIBLE);
 		spin_lock(&pipe->lock);
 		if (pipe_writable(pipe, want))
 			break;
+		if (stop && stop()) {
+			ret = -EINTR;
+			break;
+		}
 		pipe->wr_waiting = true;
 		spin_unlock(&pipe->lock);
 		schedule();
@@ -117,6 +133,7 @@ static void pipe_lock_writable(struct pipe *pipe, unsigned int want)
 	}
 	if (w.task)
 		finish_wait(&pipe->wr_wait, &w);
+	return ret;
 }
 
 /* n bytes between the ring at position pos and buf; lock held. */
@@ -136,15 +153,21 @@ static void pipe_copy(struct pipe *pipe, unsigned int pos, void *buf,
 	}
 }
 
-ssize_t pipe_read(struct pipe *pipe, void *buf, size_t len)
+ssize_t pipe_read_stoppable(struct pipe *pipe, void *buf, size_t len,
+			    bool (*stop)(void))
 {
 	bool wake = false;
 	unsigned int n;
+	int ret;
 
 	might_sleep();
 	if (!len)
 		return 0;
-	pipe_lock_readable(pipe);
+	ret = pipe_lock_readable(pipe, stop);
+	if (ret) {
+		spin_unlock(&pipe->lock);
+		return ret;
+	}
 	n = min_t(size_t, len, pipe->head - pipe->tail);
 	pipe_copy(pipe, pipe->tail, buf, n, false);
 	pipe->tail += n;
@@ -157,11 +180,19 @@ ssize_t pipe_read(struct pipe *pipe, void *buf, size_t len)
 		wake_up(&pipe->wr_wait);
 	return n;
 }
+EXPORT_SYMBOL_GPL(pipe_read_stoppable);
+
+ssize_t pipe_read(struct pipe *pipe, void *buf, size_t len)
+{
+	return pipe_read_stoppable(pipe, buf, len, NULL);
+}
 EXPORT_SYMBOL_GPL(pipe_read);
 
-ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
+ssize_t pipe_write_stoppable(struct pipe *pipe, const void *buf, size_t len,
+			     bool (*stop)(void))
 {
 	size_t done = 0;
+	int ret;
 
 	might_sleep();
 	while (done < len) {
@@ -170,7 +201,11 @@ ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
 		bool wake = false;
 		unsigned int n;
 
-		pipe_lock_writable(pipe, want);
+		ret = pipe_lock_writable(pipe, want, stop);
+		if (ret) {
+			spin_unlock(&pipe->lock);
+			return done ? (ssize_t)done : ret;
+		}
 		if (pipe->read_closed) {
 			spin_unlock(&pipe->lock);
 			return done ? (ssize_t)done : -EPIPE;
@@ -189,6 +224,12 @@ ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
 		done += n;
 	}
 	return done;
+}
+EXPORT_SYMBOL_GPL(pipe_write_stoppable);
+
+ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len)
+{
+	return pipe_write_stoppable(pipe, buf, len, NULL);
 }
 EXPORT_SYMBOL_GPL(pipe_write);
 

@@ -68,6 +68,8 @@ static struct process *process_alloc(struct process *parent)
 	live_processes++;
 	p->pid = ++next_pid;
 	p->parent = parent;
+	p->ppid = parent ? parent->pid : 0;
+	p->umask = parent ? parent->umask : 022; /* Linux's init's */
 	list_add_tail(&p->sibling, parent ? &parent->children : &orphans);
 	spin_unlock_irqrestore(&process_lock, flags);
 	return p;
@@ -176,10 +178,13 @@ int process_spawn(const char *path, const char *const *argv,
 			false, &ip, &sp);
 	if (ret)
 		goto out_free;
+	/* One /dev/console opened O_RDWR, as Linux gives init its fds. */
 	for (fd = 0; fd < 3; fd++) {
-		p->files[fd] = console_file(fd ? 1 : 0);
+		p->files[fd] = fd ? p->files[0] : console_file(2);
 		if (!p->files[fd])
 			goto out_free;
+		if (fd)
+			file_get(p->files[fd]);
 	}
 	t = user_task_create(p, current->cpu);
 	if (!t)
@@ -256,6 +261,7 @@ void __noreturn process_exit(int status)
 	list_for_each_entry_safe(c, n, &p->children, sibling) {
 		list_del_init(&c->sibling);
 		c->parent = NULL;
+		WRITE_ONCE(c->ppid, 0);
 		list_add_tail(&c->sibling, &orphans);
 	}
 	p->exit_status = status;
@@ -303,6 +309,19 @@ int process_kill(struct process *p, int sig)
 {
 	if (sig < 1 || sig > NSIG)
 		return -EINVAL;
+	/*
+	 * As Linux's init (SIGNAL_UNKILLABLE): pid 1 of init= drops the
+	 * signals it has no handler for, SIGKILL too; only its own faults
+	 * (process_kill_forced()) kill it.
+	 */
+	if (p->pid == 1 && init_process_powers_off &&
+	    p->sigaction[sig - 1].handler == SIG_DFL)
+		return 0;
+	return process_kill_forced(p, sig);
+}
+
+int process_kill_forced(struct process *p, int sig)
+{
 	__atomic_fetch_or(&p->sig_pending, 1ULL << (sig - 1), __ATOMIC_RELAXED);
 	WRITE_ONCE(p->exit_work, 1);
 	if (p->task)
@@ -310,33 +329,97 @@ int process_kill(struct process *p, int sig)
 	return 0;
 }
 
-static bool handler_warned;
-
-void signal_deliver(struct pt_regs *regs)
+/*
+ * A signal is pending that will act when the current process returns to
+ * user mode (not blocked, not ignored): its sleeps in pipes and wait4()
+ * end with -EINTR so that it does.
+ */
+bool process_signal_pending(void)
 {
 	struct process *p = current_process();
-	u64 pending,
-		unblockable = (1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1));
+	u64 pending = READ_ONCE(p->sig_pending) & ~p->sig_blocked;
 	int sig;
 
-	pending = READ_ONCE(p->sig_pending) & (~p->sig_blocked | unblockable);
+	pending |= READ_ONCE(p->sig_pending) & (1ULL << (SIGKILL - 1));
 	while (pending) {
 		sig = __builtin_ctzll(pending) + 1;
 		pending &= pending - 1;
+		if (sig == SIGKILL ||
+		    (p->sigaction[sig - 1].handler != SIG_IGN &&
+		     !(p->sigaction[sig - 1].handler == SIG_DFL &&
+		       sig_default_ignored(sig))))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A system call that a signal interrupted (-ERESTARTSYS): made again when
+ * no handler runs or the handler has SA_RESTART, else -EINTR.
+ */
+static void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (regs->vector != SYSCALL_VECTOR || (long)regs->error_code < 0 ||
+	    (long)regs->rax != -ERESTARTSYS)
+		return;
+	if (ka && !(ka->flags & SA_RESTART)) {
+		regs->rax = -EINTR;
+		return;
+	}
+	regs->rax = regs->error_code;
+	regs->ip -= 2; /* the SYSCALL instruction */
+}
+
+void signal_force_segv(void)
+{
+	process_exit(SIGSEGV);
+}
+
+/*
+ * The lowest pending, unblocked signal acts: ignored, the default action
+ * (terminate: SIGSTOP's stop is not supported), or its handler, entered
+ * through a frame on the user stack with the signal (and sa_mask) blocked
+ * until rt_sigreturn. One handler frame per return to user mode.
+ */
+void signal_deliver(struct pt_regs *regs)
+{
+	struct process *p = current_process();
+	const u64 unblockable = (1ULL << (SIGKILL - 1)) |
+				(1ULL << (SIGSTOP - 1));
+	struct k_sigaction *ka, act;
+	u64 pending, old;
+	int sig;
+
+	for (;;) {
+		pending = READ_ONCE(p->sig_pending) &
+			  (~p->sig_blocked | unblockable);
+		if (!pending)
+			break;
+		sig = __builtin_ctzll(pending) + 1;
 		__atomic_fetch_and(&p->sig_pending, ~(1ULL << (sig - 1)),
 				   __ATOMIC_RELAXED);
-		if (sig != SIGKILL && sig != SIGSTOP &&
-		    (p->sigaction[sig - 1].handler == SIG_IGN ||
-		     (p->sigaction[sig - 1].handler == SIG_DFL &&
-		      sig_default_ignored(sig))))
+		ka = &p->sigaction[sig - 1];
+		if (sig == SIGKILL || sig == SIGSTOP)
+			process_exit(sig);
+		if (ka->handler == SIG_IGN ||
+		    (ka->handler == SIG_DFL && sig_default_ignored(sig)))
 			continue;
-		if (p->sigaction[sig - 1].handler > SIG_IGN && sig != SIGKILL &&
-		    !__atomic_exchange_n(&handler_warned, true,
-					 __ATOMIC_RELAXED))
-			pr_warn("signal: %s[%d]: user signal handlers are not supported: signal %d terminates\n",
-				p->comm, p->pid, sig);
-		process_exit(sig);
+		if (ka->handler == SIG_DFL)
+			process_exit(sig);
+		act = *ka;
+		if (act.flags & SA_RESETHAND)
+			ka->handler = SIG_DFL;
+		syscall_restart(regs, &act);
+		old = p->sig_blocked;
+		if (arch_setup_rt_frame(sig, &act, old, regs))
+			signal_force_segv();
+		p->sig_blocked |= act.mask;
+		if (!(act.flags & SA_NODEFER))
+			p->sig_blocked |= 1ULL << (sig - 1);
+		p->sig_blocked &= ~unblockable;
+		return;
 	}
+	syscall_restart(regs, NULL);
 }
 
 /* wait4's status encoding: code << 8 for an exit, the signal for a kill. */
@@ -344,6 +427,10 @@ long sys_exit_group(unsigned long code)
 {
 	process_exit((code & 0xff) << 8);
 }
+
+/* Linux's: WNOHANG acts; WUNTRACED, WCONTINUED, __WALL... are accepted. */
+#define WNOHANG 0x00000001
+#define WAIT_OPTIONS 0xe000000bUL
 
 long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 	       unsigned long rusage)
@@ -353,7 +440,7 @@ long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 	struct wait_queue_entry w = { .task = NULL };
 	bool any;
 
-	if (options & ~1UL) /* WNOHANG only */
+	if (options & ~WAIT_OPTIONS)
 		return -EINVAL;
 	for (;;) {
 		prepare_to_wait(&p->child_exit, &w, TASK_INTERRUPTIBLE);
@@ -371,9 +458,12 @@ long sys_wait4(unsigned long upid, unsigned long ustatus, unsigned long options,
 			}
 		}
 		spin_unlock_irq(&process_lock);
-		if (found || !any || (options & 1) ||
-		    (READ_ONCE(p->sig_pending) & (1ULL << (SIGKILL - 1))))
+		if (found || !any || (options & WNOHANG))
 			break;
+		if (process_signal_pending()) {
+			finish_wait(&p->child_exit, &w);
+			return -ERESTARTSYS;
+		}
 		schedule();
 	}
 	finish_wait(&p->child_exit, &w);
@@ -405,6 +495,23 @@ long sys_kill(unsigned long upid, unsigned long sig)
 	ret = !p ? -ESRCH : sig ? process_kill(p, sig) : 0;
 	spin_unlock_irq(&process_lock);
 	return ret;
+}
+
+/* A process is its one thread: tid is the pid (glibc's raise(), abort()). */
+long sys_tgkill(unsigned long tgid, unsigned long tid, unsigned long sig)
+{
+	if ((int)tgid <= 0 || (int)tid <= 0)
+		return -EINVAL;
+	if (tgid != tid)
+		return sig > NSIG ? -EINVAL : -ESRCH;
+	return sys_kill(tid, sig);
+}
+
+long sys_tkill(unsigned long tid, unsigned long sig)
+{
+	if ((int)tid <= 0)
+		return -EINVAL;
+	return sys_kill(tid, sig);
 }
 
 #define CLONE_VM 0x00000100

@@ -60,7 +60,26 @@ static void ust_crashes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "priv"), SIGSEGV);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "kjump"), SIGSEGV);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "kread"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "int3"), SIGTRAP);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "hlt"), SIGSEGV);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "abort"), SIGABRT);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "none"), 100 << 8);
+}
+
+static void ust_run_conform(struct kunit *test, void *unused)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/uconform", NULL), 0);
+}
+
+/*
+ * uconform, not as pid 1 (make test compares its output as pid 1 with
+ * Linux's): every child it forks, kills and reaps leaves no frame behind.
+ */
+static void ust_conform(struct kunit *test)
+{
+	kunit_expect_no_leak(test, ust_run_conform, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+	KUNIT_EXPECT_FALSE(test, schedstat_enabled());
 }
 
 static void ust_run_forkbomb(struct kunit *test, void *unused)
@@ -199,13 +218,12 @@ static void ust_trace(struct kunit *test)
 	kfree(line);
 }
 
-static struct kunit_case ust_cases[] = { KUNIT_CASE(ust_hello),
-					 KUNIT_CASE(ust_syscalls),
-					 KUNIT_CASE(ust_crashes),
-					 KUNIT_CASE(ust_forkbomb),
-					 KUNIT_CASE(ust_bad_elf),
-					 KUNIT_CASE(ust_trace),
-					 {} };
+static struct kunit_case ust_cases[] = {
+	KUNIT_CASE(ust_hello),	 KUNIT_CASE(ust_syscalls),
+	KUNIT_CASE(ust_crashes), KUNIT_CASE(ust_forkbomb),
+	KUNIT_CASE(ust_conform), KUNIT_CASE(ust_bad_elf),
+	KUNIT_CASE(ust_trace),	 {}
+};
 
 static struct kunit_suite ust_suite = {
 	.name = "userspace",

@@ -16,6 +16,7 @@
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
 #include <linux/workqueue.h>
+#include <asm/barrier.h>
 #include <asm/ptrace.h>
 #include <asm/reboot.h>
 #include <asm/user.h>
@@ -28,9 +29,7 @@ static long sys_getpid(void)
 
 static long sys_getppid(void)
 {
-	struct process *parent = READ_ONCE(current_process()->parent);
-
-	return parent ? parent->pid : 0;
+	return READ_ONCE(current_process()->ppid);
 }
 
 static long sys_set_tid_address(unsigned long tidptr)
@@ -101,23 +100,25 @@ static long sys_prlimit64(unsigned long pid, unsigned long res,
 	return unew ? -EPERM : 0;
 }
 
+/* Bytes from a xorshift of the TSC (not cryptographic), 8 at a time. */
 static long sys_getrandom(unsigned long ubuf, unsigned long len,
 			  unsigned long flags)
 {
 	u64 x = get_cycles() * 0x9e3779b97f4a7c15ULL;
-	unsigned long done;
-	u8 b;
+	unsigned long done, k;
 
 	if (flags & ~7UL)
 		return -EINVAL;
-	len = min(len, 256UL);
-	for (done = 0; done < len; done++) {
+	len = min(len, 0x7ffff000UL); /* Linux's MAX_RW_COUNT */
+	for (done = 0; done < len; done += k) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		b = x >> 32;
-		if (copy_to_user((u8 __user *)ubuf + done, &b, 1))
+		k = min(len - done, sizeof(x));
+		if (copy_to_user((u8 __user *)ubuf + done, &x, k))
 			return done ? (long)done : -EFAULT;
+		if (process_signal_pending())
+			break;
 	}
 	return done;
 }
@@ -137,14 +138,103 @@ struct kernel_timespec {
 	long nsec;
 };
 
+/*
+ * The wall clock: the CMOS clock read once, moved on by the monotonic
+ * clock (no NTP, no settimeofday). CLOCK_TAI is the same, as on a Linux
+ * that was never told the TAI offset.
+ */
+static u64 realtime_ns(void)
+{
+	static s64 offset;
+	static bool read;
+	u64 now = ktime_get_ns();
+
+	if (!READ_ONCE(read)) {
+		WRITE_ONCE(offset, (s64)(rtc_read_seconds() * 1000000000ULL) -
+					   (s64)now);
+		smp_wmb();
+		WRITE_ONCE(read, true);
+	}
+	smp_rmb();
+	return now + READ_ONCE(offset);
+}
+
+static bool clock_is_wall(unsigned long clk)
+{
+	return clk == 0 || clk == 5 || clk == 8 || clk == 11;
+}
+
 static long sys_clock_gettime(unsigned long clk, unsigned long uts)
 {
-	u64 ns = ktime_get_ns();
+	u64 ns = clock_is_wall(clk) ? realtime_ns() : ktime_get_ns();
 	struct kernel_timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
 
-	if (clk > 11)
+	/* Linux's clocks: 0-9 and 11 (CLOCK_TAI); 10 is no clock. */
+	if (clk > 11 || clk == 10)
 		return -EINVAL;
 	return copy_to_user((void __user *)uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/* Everything runs as root (uid 0, gid 0), as Linux's init. */
+static long sys_getuid(void)
+{
+	return 0;
+}
+
+static long sys_umask(unsigned long mask)
+{
+	struct process *p = current_process();
+	long old = p->umask;
+
+	p->umask = mask & 0777;
+	return old;
+}
+
+/* There is one directory to be in: "/". */
+static long sys_getcwd(unsigned long ubuf, unsigned long size)
+{
+	if (size < 2)
+		return -ERANGE;
+	return copy_to_user((void __user *)ubuf, "/", 2) ? -EFAULT : 2;
+}
+
+struct kernel_timeval {
+	s64 sec, usec;
+};
+
+static long sys_gettimeofday(unsigned long utv, unsigned long utz)
+{
+	u64 ns = realtime_ns();
+	struct kernel_timeval tv = { ns / 1000000000ULL,
+				     ns % 1000000000ULL / 1000 };
+	u32 tz[2] = {};
+
+	if (utv && copy_to_user((void __user *)utv, &tv, sizeof(tv)))
+		return -EFAULT;
+	if (utz && copy_to_user((void __user *)utz, tz, sizeof(tz)))
+		return -EFAULT;
+	return 0;
+}
+
+static long sys_time(unsigned long ut)
+{
+	s64 t = realtime_ns() / 1000000000ULL;
+
+	if (ut && copy_to_user((void __user *)ut, &t, sizeof(t)))
+		return -EFAULT;
+	return t;
+}
+
+/* Every clock ticks in nanoseconds (the TSC); the coarse ones by jiffies. */
+static long sys_clock_getres(unsigned long clk, unsigned long uts)
+{
+	struct kernel_timespec ts = { 0, clk == 5 || clk == 6 ? 1000000 : 1 };
+
+	if (clk > 11 || clk == 10)
+		return -EINVAL;
+	if (uts && copy_to_user((void __user *)uts, &ts, sizeof(ts)))
+		return -EFAULT;
+	return 0;
 }
 
 static long sys_nanosleep(unsigned long ureq, unsigned long urem)
@@ -156,6 +246,31 @@ static long sys_nanosleep(unsigned long ureq, unsigned long urem)
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
 		return -EINVAL;
 	msleep(ts.sec * 1000 + ts.nsec / 1000000);
+	return 0;
+}
+
+#define TIMER_ABSTIME 1
+
+/* glibc's nanosleep(): a relative sleep, or until an absolute time. */
+static long sys_clock_nanosleep(unsigned long clk, unsigned long flags,
+				unsigned long ureq, unsigned long urem)
+{
+	struct kernel_timespec ts;
+	u64 ns, now;
+
+	if (clk > 11 || clk == 3 || clk == 10) /* as Linux: no thread clock */
+		return -EINVAL;
+	if (copy_from_user(&ts, (const void __user *)ureq, sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
+		return -EINVAL;
+	ns = ts.sec * 1000000000ULL + ts.nsec;
+	if (flags & TIMER_ABSTIME) {
+		now = clock_is_wall(clk) ? realtime_ns() : ktime_get_ns();
+		ns = ns > now ? ns - now : 0;
+	}
+	if (ns)
+		msleep(DIV_ROUND_UP(ns, 1000000));
 	return 0;
 }
 
@@ -276,6 +391,16 @@ static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 	return 0;
 }
 
+static long sys_rt_sigpending(unsigned long uset, unsigned long size)
+{
+	struct process *p = current_process();
+	u64 set = READ_ONCE(p->sig_pending) & p->sig_blocked;
+
+	if (size > 8)
+		return -EINVAL;
+	return copy_to_user((void __user *)uset, &set, size) ? -EFAULT : 0;
+}
+
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
 #define LINUX_REBOOT_MAGIC2 672274793
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
@@ -307,10 +432,20 @@ static long sys_ni_rseq(void)
 	return -ENOSYS; /* glibc runs without rseq, as on old kernels */
 }
 
+/* A number without an entry (entry_syscall_64.S calls it directly). */
+static long sys_ni_syscall(void)
+{
+	return syscall_enosys(current_user_regs()->error_code);
+}
+
 /* The x86-64 ABI passes unused argument registers harmlessly. */
 #define SC(nr, fn) [nr] = (syscall_fn_t)(void (*)(void))(fn)
 
+/* Every slot sys_ni_syscall, then the entries (overriding it). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 const syscall_fn_t sys_call_table[NR_syscalls] = {
+	[0 ... NR_syscalls - 1] = (syscall_fn_t)(void (*)(void))sys_ni_syscall,
 	SC(0, sys_read),
 	SC(1, sys_write),
 	SC(3, sys_close),
@@ -322,6 +457,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(12, sys_brk),
 	SC(13, sys_rt_sigaction),
 	SC(14, sys_rt_sigprocmask),
+	SC(15, sys_rt_sigreturn),
 	SC(16, sys_ioctl),
 	SC(20, sys_writev),
 	SC(22, sys_pipe),
@@ -338,17 +474,32 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(61, sys_wait4),
 	SC(62, sys_kill),
 	SC(63, sys_uname),
+	SC(79, sys_getcwd),
+	SC(83, sys_mkdir),
+	SC(95, sys_umask),
+	SC(96, sys_gettimeofday),
+	SC(102, sys_getuid),
+	SC(104, sys_getuid),
+	SC(107, sys_getuid),
+	SC(108, sys_getuid),
 	SC(110, sys_getppid),
 	SC(158, sys_arch_prctl),
+	SC(127, sys_rt_sigpending),
 	SC(165, sys_mount),
 	SC(169, sys_reboot),
 	SC(186, sys_getpid),
+	SC(200, sys_tkill),
+	SC(201, sys_time),
 	SC(203, sys_sched_setaffinity),
 	SC(204, sys_sched_getaffinity),
 	SC(218, sys_set_tid_address),
 	SC(228, sys_clock_gettime),
+	SC(229, sys_clock_getres),
+	SC(230, sys_clock_nanosleep),
 	SC(231, sys_exit_group),
+	SC(234, sys_tgkill),
 	SC(257, sys_openat),
+	SC(258, sys_mkdirat),
 	SC(262, sys_newfstatat),
 	SC(273, sys_set_robust_list),
 	SC(292, sys_dup3),
@@ -357,6 +508,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(318, sys_getrandom),
 	SC(334, sys_ni_rseq),
 };
+#pragma GCC diagnostic pop
 
 static unsigned long enosys_seen[(512 + BITS_PER_LONG - 1) / BITS_PER_LONG];
 

@@ -30,6 +30,7 @@
 #define EOVERFLOW 75
 #define ETIMEDOUT 110
 #define EPIPE 32
+#define EROFS 30
 #define EMSGSIZE 90
 #define EALREADY 114
 

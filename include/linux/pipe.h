@@ -38,6 +38,16 @@ void pipe_destroy(struct pipe *pipe);
 
 ssize_t pipe_read(struct pipe *pipe, void *buf, size_t len);
 ssize_t pipe_write(struct pipe *pipe, const void *buf, size_t len);
+/*
+ * The same, but a sleep ends when stop() (called under the pipe's lock,
+ * after the task queued itself as TASK_INTERRUPTIBLE, so that a wake-up
+ * between the two is not lost) says so: -EINTR if nothing was moved yet.
+ * Processes pass one that looks for a pending signal.
+ */
+ssize_t pipe_read_stoppable(struct pipe *pipe, void *buf, size_t len,
+			    bool (*stop)(void));
+ssize_t pipe_write_stoppable(struct pipe *pipe, const void *buf, size_t len,
+			     bool (*stop)(void));
 
 /* Readers get 0 once the ring is empty; the writer writes no more. */
 void pipe_close_write(struct pipe *pipe);

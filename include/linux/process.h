@@ -52,6 +52,8 @@ struct k_sigaction {
 struct process {
 	int pid;
 	struct process *parent; /* NULL: none waits for it */
+	int ppid; /* the parent's pid, 0 without one (getppid) */
+	unsigned int umask; /* stored for umask(), inherited */
 	struct list_head children; /* of struct process, by sibling */
 	struct list_head sibling;
 	struct task_struct *task;
@@ -101,7 +103,11 @@ int process_wait(struct process *p);
 void __noreturn process_exit(int status);
 /* Sends sig to p: SIGKILL, SIGTERM, SIGSEGV... (default actions only). */
 int process_kill(struct process *p, int sig);
+/* The same for a fault's signal: it reaches pid 1 too. */
+int process_kill_forced(struct process *p, int sig);
 struct process *process_find(int pid);
+/* The current process has a signal to act on its return to user mode. */
+bool process_signal_pending(void);
 /* Frees the zombies whose parent exited before them. */
 void process_reap_orphans(void);
 /* init=: the end of pid 1 powers off with a status saying how it ended. */

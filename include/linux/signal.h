@@ -2,7 +2,7 @@
 #ifndef _LINUX_SIGNAL_H
 #define _LINUX_SIGNAL_H
 
-/* Linux's x86-64 signal numbers; only default actions and SIG_IGN act. */
+/* Linux's x86-64 signal numbers and sigaction flags. */
 #define SIGHUP 1
 #define SIGINT 2
 #define SIGQUIT 3
@@ -25,8 +25,32 @@
 #define SIG_DFL 0UL
 #define SIG_IGN 1UL
 
+#define SA_SIGINFO 0x00000004UL
+#define SA_RESTORER 0x04000000UL
+#define SA_ONSTACK 0x08000000UL
+#define SA_RESTART 0x10000000UL
+#define SA_NODEFER 0x40000000UL
+#define SA_RESETHAND 0x80000000UL
+
+/*
+ * A sleep a signal ended, in a system call's return value until the way
+ * out: the call is made again (no handler ran, or its SA_RESTART) or
+ * returns -EINTR. Never seen by user mode, as Linux's.
+ */
+#define ERESTARTSYS 512
+
 struct pt_regs;
-/* Acts on the current process's pending, unblocked signals. */
+struct k_sigaction;
+/*
+ * Acts on the current process's pending, unblocked signals: the default
+ * action, or a handler's frame built on the user stack (regs then enter
+ * the handler).
+ */
 void signal_deliver(struct pt_regs *regs);
+/* A fault's signal that cannot be caught now: SIGSEGV's default action. */
+void signal_force_segv(void);
+/* <asm>: the handler's frame; -EFAULT if the user stack cannot take it. */
+int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
+			struct pt_regs *regs);
 
 #endif /* _LINUX_SIGNAL_H */

@@ -49,6 +49,11 @@ long sys_execve(unsigned long, unsigned long, unsigned long);
 long sys_exit_group(unsigned long);
 long sys_wait4(unsigned long, unsigned long, unsigned long, unsigned long);
 long sys_kill(unsigned long, unsigned long);
+long sys_rt_sigreturn(void);
+long sys_tgkill(unsigned long, unsigned long, unsigned long);
+long sys_tkill(unsigned long, unsigned long);
+long sys_mkdir(unsigned long, unsigned long);
+long sys_mkdirat(unsigned long, unsigned long, unsigned long);
 long sys_mount(unsigned long, unsigned long, unsigned long, unsigned long,
 	       unsigned long);
 

@@ -12,16 +12,49 @@
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#define CHECK(n, cond)                                               \
-	do {                                                         \
-		if (!(cond)) {                                       \
-			printf("ucheck: check %d failed: %s (errno %d)\n", \
-			       n, #cond, errno);                     \
-			return n;                                    \
-		}                                                    \
+#define CHECK(n, cond)                                                        \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			printf("ucheck: check %d failed: %s (errno %d)\n", n, \
+			       #cond, errno);                                 \
+			return n;                                             \
+		}                                                             \
 	} while (0)
+
+/* A bad buffer is -EFAULT and the data stays; a sleeping reader dies. */
+static int pipes_bad_buffer(void)
+{
+	struct timespec ts = { 0, 20000000 };
+	char buf[8] = {};
+	int p[2], st;
+	pid_t pid;
+
+	CHECK(60, pipe(p) == 0);
+	CHECK(61, write(p[1], "abc", 3) == 3);
+	CHECK(62, syscall(SYS_read, p[0], NULL, 3) == -1 && errno == EFAULT);
+	CHECK(63,
+	      syscall(SYS_read, p[0], (void *)0xffffffff80100000UL, 3) == -1 &&
+		      errno == EFAULT);
+	CHECK(64, read(p[0], buf, sizeof(buf)) == 3 && !strcmp(buf, "abc"));
+	CHECK(65, syscall(SYS_write, p[1], NULL, 3) == -1 && errno == EFAULT);
+	CHECK(66, read(0, (void *)0, 0) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		read(p[0], buf, 1); /* nothing comes: killed while asleep */
+		_exit(1);
+	}
+	nanosleep(&ts, NULL);
+	CHECK(67, kill(pid, SIGTERM) == 0);
+	CHECK(68, waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+			  WTERMSIG(st) == SIGTERM);
+	close(p[0]);
+	close(p[1]);
+	return 0;
+}
 
 static int pipes(void)
 {
@@ -50,7 +83,17 @@ static int pipes(void)
 	close(p[1]);
 	CHECK(28, wait(&st) == -1 && errno == ECHILD);
 	CHECK(29, lseek(0, 0, SEEK_SET) == -1 && errno == ESPIPE);
-	return 0;
+	return pipes_bad_buffer();
+}
+
+static int schedstats_is(int on)
+{
+	char buf[8] = {};
+	int fd = open("/proc/sys/kernel/sched_schedstats", O_RDONLY);
+	long n = read(fd, buf, sizeof(buf));
+
+	close(fd);
+	return n == 2 && buf[0] == '0' + on;
 }
 
 static int schedstats(void)
@@ -58,19 +101,24 @@ static int schedstats(void)
 	char buf[8] = {};
 	int fd;
 
-	CHECK(40, mount("proc", "/proc", "proc", 0, NULL) == 0 || errno == EBUSY);
+	CHECK(40,
+	      mount("proc", "/proc", "proc", 0, NULL) == 0 || errno == EBUSY);
 	fd = open("/proc/sys/kernel/sched_schedstats", O_RDWR);
 	CHECK(41, fd >= 0);
 	CHECK(42, write(fd, "1", 1) == 1);
 	close(fd);
 	fd = open("/proc/sys/kernel/sched_schedstats", O_RDWR);
 	CHECK(43, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "1\n"));
+	/* As Linux's sysctl files: a write past position 0 does nothing. */
+	CHECK(49, write(fd, "0", 1) == 1 && schedstats_is(1));
+	CHECK(50, lseek(fd, 0, SEEK_SET) == 0);
 	CHECK(44, write(fd, "2", 1) == -1 && errno == EINVAL);
 	CHECK(45, write(fd, "0\n", 2) == 2);
 	CHECK(47, lseek(fd, 0, SEEK_SET) == 0);
 	CHECK(48, read(fd, buf, sizeof(buf)) == 2 && !strcmp(buf, "0\n"));
 	close(fd);
-	CHECK(46, open("/proc/no_such_file", O_RDONLY) == -1 && errno == ENOENT);
+	CHECK(46,
+	      open("/proc/no_such_file", O_RDONLY) == -1 && errno == ENOENT);
 	return 0;
 }
 
@@ -79,8 +127,9 @@ int main(void)
 	int p[2], ret;
 
 	CHECK(1, syscall(SYS_write, 1, (void *)0, 10) == -1 && errno == EFAULT);
-	CHECK(2, syscall(SYS_write, 1, (void *)0xffffffff80100000UL, 10) == -1 &&
-			 errno == EFAULT);
+	CHECK(2,
+	      syscall(SYS_write, 1, (void *)0xffffffff80100000UL, 10) == -1 &&
+		      errno == EFAULT);
 	CHECK(3, syscall(SYS_read, 99, p, 1) == -1 && errno == EBADF);
 	CHECK(4, syscall(SYS_write, -1, "x", 1) == -1 && errno == EBADF);
 	CHECK(5, syscall(999) == -1 && errno == ENOSYS);
@@ -88,7 +137,8 @@ int main(void)
 	CHECK(7, syscall(SYS_close, 1000) == -1 && errno == EBADF);
 	CHECK(8, syscall(SYS_uname, (void *)0xffff888000000000UL) == -1 &&
 			 errno == EFAULT);
-	CHECK(9, syscall(SYS_wait4, -1, (void *)1, 0, 0) == -1 && errno == ECHILD);
+	CHECK(9,
+	      syscall(SYS_wait4, -1, (void *)1, 0, 0) == -1 && errno == ECHILD);
 	CHECK(10, getppid() >= 0 && getpid() > 0);
 	ret = pipes();
 	if (ret)

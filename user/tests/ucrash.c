@@ -5,6 +5,7 @@
  * 0 if it failed with EAGAIN.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +52,12 @@ int main(int argc, char **argv)
 		((void (*)(void))0xffffffff80100000UL)();
 	if (!strcmp(how, "kread"))
 		return *(volatile int *)0xffffffff80100000UL;
+	if (!strcmp(how, "int3"))
+		asm volatile("int3");
+	if (!strcmp(how, "hlt"))
+		asm volatile("hlt");
+	if (!strcmp(how, "abort"))
+		abort(); /* glibc: tgkill(SIGABRT) */
 	if (!strcmp(how, "forkbomb"))
 		return forkbomb();
 	return 100;

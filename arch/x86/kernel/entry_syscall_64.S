@@ -3,20 +3,34 @@
  * The SYSCALL entry and the ways back to user mode (Documentation/userspace.rst).
  *
  * SYSCALL leaves the user's rip in %rcx, its rflags in %r11, masks
- * IF/TF/DF/AC (MSR_SYSCALL_MASK) and changes nothing else: no stack switch.
+ * IF/TF/DF/AC/NT (MSR_SYSCALL_MASK: DF is clear, no cld) and changes
+ * nothing else: no stack switch.
  * 1. swapgs: %gs now addresses this CPU's area;
  * 2. the user's %rsp goes to cpu_user_sp, the task's kernel stack top
  *    (cpu_kernel_sp, set at every switch) becomes %rsp;
  * 3. a struct pt_regs is built as the exception entry builds it, the
  *    syscall number in error_code (Linux's orig_ax) and -ENOSYS in rax;
- * 4. do_syscall_64(regs) runs with interrupts on and returns true if
- *    SYSRET may return, false for IRET (execve rewrote the registers);
- * 5. the registers come back from pt_regs (for SYSRET the caller-saved
- *    ones only: C kept the others), swapgs; sysretq or iretq.
+ * 4. the fast path, while both raw_syscalls tracepoints are dormant (each
+ *    one's static branch a NOP): the table's function is called here with
+ *    interrupts on, its value stored in pt_regs' rax; with interrupts off,
+ *    no exit work (cpu_exit_work: the running process's exit_work) and no
+ *    reschedule: SYSRET, with pt_regs' rcx and r11 (the user's rip and
+ *    rflags, which nothing on this path changes; whatever rewrites the
+ *    registers sets exit_work);
+ * 5. otherwise C: do_syscall_64(regs) (a tracepoint on at entry, a number
+ *    past the table), syscall_exit_traced(regs) (sys_exit on),
+ *    syscall_exit_work(regs); each returns true if SYSRET may return,
+ *    false for IRET (execve rewrote the registers), with interrupts off.
+ * rbp keeps the user's value in the kernel: a backtrace stops at it (a
+ * frame below the kernel stack, see dumpstack.c). C keeps rbx, rbp and
+ * r12-r15, so SYSRET restores the caller-saved registers only.
  */
 #define USER_DS 0x33
 #define USER_CS 0x3b
 #define SYSCALL_VECTOR 0x100
+#define NR_syscalls 335			/* <linux/syscalls.h>, checked there */
+#define PT_RAX (10 * 8)			/* pt_regs' rax, checked in syscall_64.c */
+#define TP_KEY 8			/* struct tracepoint's key, checked there */
 
 /* pt_regs from r11 up to rdi: the registers C code may clobber. */
 .macro POP_CALLER_SAVED
@@ -29,6 +43,27 @@
 	popq	%rdx
 	popq	%rsi
 	popq	%rdi
+.endm
+
+/*
+ * static_branch_unlikely(&__tracepoint_<tp>.key) in assembly: a NOP while
+ * the tracepoint is dormant (CONFIG_JUMP_LABEL=y: a site of the key, the
+ * table entry as <asm/jump_label.h> writes it, branch bit 0), else a jump
+ * to target; =n: the key's count read and tested.
+ */
+.macro TRACEPOINT_BRANCH tp, target
+#ifdef CONFIG_JUMP_LABEL
+1:	jmp	\target
+	.pushsection __jump_table, "aw"
+	.balign 4
+	.long	1b - .
+	.long	\target - .
+	.long	\tp + TP_KEY - .
+	.popsection
+#else
+	cmpl	$0, \tp + TP_KEY(%rip)
+	jg	\target
+#endif
 .endm
 
 	.text
@@ -60,16 +95,42 @@ entry_SYSCALL_64:
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
-	xorl	%ebp, %ebp			/* backtraces end here */
-	cld
+	TRACEPOINT_BRANCH __tracepoint_sys_enter, .Lsyscall_slow
+	cmpq	$NR_syscalls, %rax
+	jae	.Lsyscall_slow
+	sti
+	movq	%r10, %rcx			/* the fourth argument */
+	call	*sys_call_table(, %rax, 8)
+	movq	%rax, PT_RAX(%rsp)
+	TRACEPOINT_BRANCH __tracepoint_sys_exit, .Lsyscall_exit_traced
+	cli
+	movq	%gs:cpu_exit_work, %rcx
+	movl	(%rcx), %ecx
+	orl	%gs:sched_need_resched, %ecx
+	jnz	.Lsyscall_exit_work
+	addq	$6*8, %rsp			/* r15..rbx: kept by the C code */
+	POP_CALLER_SAVED			/* rcx: the ip, r11: the flags */
+	movq	40(%rsp), %rsp			/* the user's stack */
+	swapgs
+	sysretq
+
+.Lsyscall_slow:
 	movq	%rsp, %rdi
 	call	do_syscall_64
+	jmp	.Lsyscall_return
+.Lsyscall_exit_traced:
+	movq	%rsp, %rdi
+	call	syscall_exit_traced
+	jmp	.Lsyscall_return
+.Lsyscall_exit_work:
+	movq	%rsp, %rdi
+	call	syscall_exit_work
+/* From C with interrupts off: %al true for SYSRET with pt_regs' ip, flags. */
+.Lsyscall_return:
 	cli
 	testb	%al, %al
 	jz	ret_to_user_iret
-	addq	$4*8, %rsp			/* r15..r12: kept by the C code */
-	popq	%rbp				/* zeroed for the call */
-	addq	$8, %rsp			/* rbx: kept */
+	addq	$6*8, %rsp			/* r15..rbx: kept by the C code */
 	POP_CALLER_SAVED
 	movq	16(%rsp), %rcx			/* ip */
 	movq	32(%rsp), %r11			/* flags */
@@ -137,6 +198,28 @@ __strncpy_user:
 	.balign 4
 	.long 4b - .
 	.long 6b - .
+	.long 0
+	.popsection
+
+/*
+ * __probe_user_write(p): 0 if the user byte at p can be read and written
+ * back (it is, unchanged), -14 (-EFAULT) if either faults.
+ */
+	.globl __probe_user_write
+__probe_user_write:
+7:	movb	(%rdi), %al
+8:	movb	%al, (%rdi)
+	xorl	%eax, %eax
+	ret
+9:	movq	$-14, %rax
+	ret
+	.pushsection __ex_table, "a"
+	.balign 4
+	.long 7b - .
+	.long 9b - .
+	.long 0
+	.long 8b - .
+	.long 9b - .
 	.long 0
 	.popsection
 

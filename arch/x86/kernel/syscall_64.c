@@ -33,9 +33,21 @@
 #define X86_EFLAGS_AC (1UL << 18)
 #define X86_EFLAGS_NT (1UL << 14)
 
-/* The entry's scratch and the stack it switches to (entry_syscall_64.S). */
+/*
+ * The entry's scratch, the stack it switches to and the exit_work of the
+ * process running here (entry_syscall_64.S), set at every switch.
+ */
 DEFINE_PER_CPU(unsigned long, cpu_user_sp);
 DEFINE_PER_CPU(unsigned long, cpu_kernel_sp);
+DEFINE_PER_CPU(int *, cpu_exit_work);
+
+/* The constants entry_syscall_64.S uses. */
+_Static_assert(NR_syscalls == 335, "entry_syscall_64.S: NR_syscalls");
+_Static_assert(offsetof(struct pt_regs, rax) == 10 * 8,
+	       "entry_syscall_64.S: PT_RAX");
+_Static_assert(offsetof(struct tracepoint, key) == 8 &&
+		       offsetof(struct static_key, enabled) == 0,
+	       "entry_syscall_64.S: TP_KEY");
 
 extern const char entry_SYSCALL_64[];
 static bool have_smep;
@@ -113,6 +125,7 @@ void arch_switch_user(struct task_struct *prev, struct task_struct *next)
 		return;
 	}
 	this_cpu_write(cpu_kernel_sp, next->stack + THREAD_SIZE);
+	this_cpu_write(cpu_exit_work, &np->exit_work);
 	cpu_set_rsp0(next->stack + THREAD_SIZE);
 	if ((read_cr3() & PTE_PFN_MASK) != np->mm->pgd)
 		write_cr3(np->mm->pgd);
@@ -158,7 +171,13 @@ void user_exception(struct pt_regs *regs, unsigned long vector,
 			regs->error_code);
 		break;
 	}
-	process_kill(p, sig);
+	/* As Linux's force_sig(): a blocked or ignored fault still acts. */
+	if (p->sigaction[sig - 1].handler == SIG_IGN ||
+	    (p->sig_blocked & (1ULL << (sig - 1)))) {
+		p->sigaction[sig - 1].handler = SIG_DFL;
+		p->sig_blocked &= ~(1ULL << (sig - 1));
+	}
+	process_kill_forced(p, sig);
 	exit_to_user_mode(regs);
 }
 
@@ -177,29 +196,47 @@ void exit_to_user_mode(struct pt_regs *regs)
 
 /*
  * The slow way out of a system call: signals, a reschedule, or registers
- * execve() rewrote, which IRET restores in full (false: no SYSRET).
+ * execve() rewrote, which IRET restores in full (false: no SYSRET). From
+ * entry_syscall_64.S and the C below, interrupts off.
  */
-static noinline bool syscall_exit_work(struct pt_regs *regs)
+__visible bool syscall_exit_work(struct pt_regs *regs);
+__visible noinline bool syscall_exit_work(struct pt_regs *regs)
 {
 	struct process *p = current_process();
-	bool full = p->regs_rewritten;
+	bool full;
 
-	p->regs_rewritten = false;
 	WRITE_ONCE(p->exit_work, 0);
 	exit_to_user_mode(regs);
+	full = p->regs_rewritten; /* execve, rt_sigreturn */
+	p->regs_rewritten = false;
 	return !full && regs->ip < USER_ADDR_END;
 }
 
+static __always_inline bool syscall_exit_check(struct pt_regs *regs)
+{
+	local_irq_disable();
+	if (unlikely(READ_ONCE(current_process()->exit_work) |
+		     this_cpu_read(sched_need_resched)))
+		return syscall_exit_work(regs);
+	return true;
+}
+
 /*
- * raw_syscalls:sys_enter, the call regs asks for (its number in
- * error_code, Linux's orig_ax), raw_syscalls:sys_exit.
+ * The slow entry: raw_syscalls:sys_enter is on, or the number is past
+ * the table. raw_syscalls:sys_enter, the call regs asks for (its number
+ * in error_code, Linux's orig_ax), raw_syscalls:sys_exit. From
+ * entry_SYSCALL_64 with interrupts off: true if SYSRET may return
+ * (regs->ip is then the address after the SYSCALL instruction, a
+ * canonical user address; callee-saved registers were kept by C).
  */
-static __always_inline long syscall_dispatch(struct pt_regs *regs)
+__visible bool do_syscall_64(struct pt_regs *regs);
+__visible bool do_syscall_64(struct pt_regs *regs)
 {
 	unsigned long nr = regs->error_code;
 	syscall_fn_t fn;
 	long ret;
 
+	local_irq_enable();
 	trace_sys_enter(regs, nr);
 	fn = likely(nr < NR_syscalls) ? sys_call_table[nr] : NULL;
 	if (likely(fn))
@@ -208,26 +245,19 @@ static __always_inline long syscall_dispatch(struct pt_regs *regs)
 	else
 		ret = syscall_enosys(nr);
 	trace_sys_exit(regs, ret);
-	return ret;
+	regs->rax = ret;
+	return syscall_exit_check(regs);
 }
 
 /*
- * From entry_SYSCALL_64 with interrupts off: true if SYSRET may return
- * (regs->ip is then the address after the SYSCALL instruction, a
- * canonical user address; callee-saved registers were kept by C).
+ * The fast path's call returned (its value in regs->rax) and
+ * raw_syscalls:sys_exit is on: interrupts on.
  */
-__visible bool do_syscall_64(struct pt_regs *regs);
-__visible bool do_syscall_64(struct pt_regs *regs)
+__visible bool syscall_exit_traced(struct pt_regs *regs);
+__visible bool syscall_exit_traced(struct pt_regs *regs)
 {
-	struct process *p = current_process();
-
-	local_irq_enable();
-	regs->rax = syscall_dispatch(regs);
-	local_irq_disable();
-	if (unlikely(READ_ONCE(p->exit_work) |
-		     this_cpu_read(sched_need_resched)))
-		return syscall_exit_work(regs);
-	return true;
+	trace_sys_exit(regs, regs->rax);
+	return syscall_exit_check(regs);
 }
 
 long __copy_user(void *dst, const void *src, unsigned long n);

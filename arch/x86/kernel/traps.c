@@ -170,6 +170,8 @@ void __init trap_init(void)
 		set_gate(v, 0);
 	set_gate(X86_TRAP_DF, IST_DF);
 	set_gate(X86_TRAP_NMI, IST_NMI);
+	/* int3 from user mode is a breakpoint (SIGTRAP), not a #GP. */
+	idt[X86_TRAP_BP].type_attr = 0xee; /* present, DPL 3 */
 	cpu_init_exception_handling(&boot_entry_area);
 }
 

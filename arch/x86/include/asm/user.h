@@ -34,6 +34,8 @@ void cpu_set_rsp0(unsigned long sp);
 void arch_switch_user(struct task_struct *prev, struct task_struct *next);
 /* Loads the kernel's page tables if a process's are loaded. */
 void switch_to_kernel_mm(void);
+/* The CMOS clock: seconds since 1970-01-01 UTC, 0 if it reads nonsense. */
+u64 rtc_read_seconds(void);
 /* An exception in user mode: signals the process (traps.c calls it). */
 void user_exception(struct pt_regs *regs, unsigned long vector,
 		    const char *name);
