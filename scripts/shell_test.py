@@ -44,7 +44,8 @@ class Console:
         self.buf = ''
         self.lock = threading.Lock()
         self.log = log
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self):
         for chunk in iter(lambda: os.read(self.proc.stdout.fileno(), 4096),
@@ -75,11 +76,17 @@ class Console:
         return None
 
     def wait_exit(self, deadline):
+        """QEMU's exit status, once all it wrote is in buf (the reader
+        sees EOF after the exit: checking before that loses the last
+        lines, such as the echo of the poweroff that ended it)."""
         try:
-            return self.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            status = self.proc.wait(
+                timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             self.kill()
-            return None
+            status = None
+        self.reader.join(timeout=10)
+        return status
 
     def kill(self):
         try:
