@@ -6,8 +6,10 @@
  * leaks no frame. Corrupt executables are refused with -ENOEXEC.
  */
 #include <linux/kernel.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/process.h>
+#include <linux/sched.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -27,9 +29,18 @@ static int run(struct kunit *test, const char *path, const char *arg)
 	return process_wait(p);
 }
 
+/*
+ * wait4 returns once the process has exited, while its last task may
+ * still be switching out on another CPU: wait (a second at most) until
+ * every exiting task is on the dead list, then free them.
+ */
 static void ust_settle(void)
 {
+	unsigned int i;
+
 	process_reap_orphans();
+	for (i = 0; i < 1000 && nr_tasks_exiting(); i++)
+		msleep(1);
 	task_reap_dead();
 }
 

@@ -236,6 +236,7 @@ void task_release_stack(struct task_struct *t);
 void task_reap_dead(void);
 /* Moves the list of dead, switched-out tasks to out (for the reaper). */
 void sched_take_dead(struct list_head *out);
+unsigned int nr_tasks_exiting(void);
 unsigned long nr_task_stacks(void);
 
 /* What the arch supplies (arch/x86/kernel/process.c, switch_64.S). */

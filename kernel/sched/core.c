@@ -303,6 +303,8 @@ static struct task_struct *pick_next_task(struct rq *rq)
 
 static LIST_HEAD(dead_tasks);
 static DEFINE_SPINLOCK(dead_lock);
+/* Tasks in do_exit() that have not yet switched out for the last time. */
+static atomic_t nr_exiting = ATOMIC_INIT(0);
 
 /*
  * Runs on the CPU prev left, on the next task's stack, rq->lock held. A
@@ -315,6 +317,7 @@ static void finish_task_switch(struct task_struct *prev)
 		do_raw_spin_lock(&dead_lock);
 		list_add_tail(&prev->run_list, &dead_tasks);
 		do_raw_spin_unlock(&dead_lock);
+		atomic_dec(&nr_exiting);
 	}
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	fire_sched_in_preempt_notifiers(current);
@@ -730,6 +733,17 @@ void __noreturn cpu_idle(void)
 	}
 }
 
+/*
+ * Tasks that called do_exit() and are not on the dead list yet: a waiter
+ * woken by an exit (wait4, kthread_stop()) may run before the dead task
+ * has switched out on its CPU. Tests that count memory wait for 0.
+ */
+unsigned int nr_tasks_exiting(void)
+{
+	return atomic_read(&nr_exiting);
+}
+EXPORT_SYMBOL_GPL(nr_tasks_exiting);
+
 /* Takes the whole dead list (for kernel/sched/task.c). */
 void sched_take_dead(struct list_head *out)
 {
@@ -754,6 +768,7 @@ void __noreturn do_exit(void)
 	lockorder_task_exit();
 	/* Not preemptible from here: whoever complete() wakes finds us dead. */
 	preempt_disable();
+	atomic_inc(&nr_exiting);
 	if (current->exit_done)
 		complete(current->exit_done);
 	__set_current_state(TASK_DEAD);
