@@ -486,8 +486,8 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 	return mod ? mod->jump_init_done : !init_mem_available;
 }
 
-static int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
-				 void *enabled)
+int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
+			  void *enabled)
 {
 	arch_jump_label_transform_queue(entry, *(bool *)enabled ^
 					jump_entry_is_branch(entry));

@@ -78,6 +78,13 @@ int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
 
 #ifdef CONFIG_JUMP_LABEL
 /*
+ * A __static_key_for_each_site() step: queues entry's site for the state
+ * *(bool *)enabled of its key (one batch of the arch's, applied later).
+ */
+int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
+			  void *enabled);
+
+/*
  * The walk behind static_key_for_each_site() and every flip: the kernel's
  * entries of the key, then each linked module's. Always inlined, so that
  * the flip's callback is a direct call. jump_label_mutex held.

@@ -173,14 +173,6 @@ static int jl_check_site(struct jump_entry *entry, struct module *mod,
 						 jump_entry_is_branch(entry));
 }
 
-static int jl_queue_site(struct jump_entry *entry, struct module *mod,
-			 void *enabled)
-{
-	arch_jump_label_transform_queue(entry, *(bool *)enabled ^
-						       jump_entry_is_branch(entry));
-	return 0;
-}
-
 /* Every site of key holds the instruction of its current state. */
 static int jl_check_key(struct static_key *key)
 {
@@ -196,7 +188,7 @@ static void jl_queue_key(struct static_key *key)
 	bool enabled = __static_key_enabled(key);
 
 	if (static_key_initialized)
-		__static_key_for_each_site(key, jl_queue_site, &enabled);
+		__static_key_for_each_site(key, jump_label_queue_site, &enabled);
 }
 #else
 static int jl_check_key(struct static_key *key)
