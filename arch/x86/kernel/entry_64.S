@@ -12,6 +12,8 @@
  * the same stack, no IST, no privilege change). int3_entry copies that
  * frame five words down first, so the push lands on the old copy.
  */
+#include <asm/calling.h>
+
 #define HAS_ERROR_CODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
 
 	.text
@@ -52,21 +54,7 @@ common_entry:
 	testb	$3, 24(%rsp)
 	jz	1f
 	swapgs
-1:	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+1:	PUSH_REGS
 	cld
 	mov	%rsp, %rdi
 	/* A frame record so that backtraces walk from the handler into the
@@ -76,21 +64,7 @@ common_entry:
 	mov	%rsp, %rbp
 	call	do_exception
 	add	$16, %rsp
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	POP_REGS
 	add	$16, %rsp			/* vector, error code */
 	testb	$3, 8(%rsp)			/* back to user mode: its %gs */
 	jz	2f

@@ -25,25 +25,14 @@
  * frame below the kernel stack, see dumpstack.c). C keeps rbx, rbp and
  * r12-r15, so SYSRET restores the caller-saved registers only.
  */
+#include <asm/calling.h>
+
 #define USER_DS 0x33
 #define USER_CS 0x3b
 #define SYSCALL_VECTOR 0x100
 #define NR_syscalls 335			/* <linux/syscalls.h>, checked there */
 #define PT_RAX (10 * 8)			/* pt_regs' rax, checked in syscall_64.c */
 #define TP_KEY 8			/* struct tracepoint's key, checked there */
-
-/* pt_regs from r11 up to rdi: the registers C code may clobber. */
-.macro POP_CALLER_SAVED
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
-.endm
 
 /*
  * static_branch_unlikely(&__tracepoint_<tp>.key) in assembly: a NOP while
@@ -80,21 +69,7 @@ entry_SYSCALL_64:
 	pushq	%rcx				/* ip */
 	pushq	%rax				/* error_code: orig_ax */
 	pushq	$SYSCALL_VECTOR			/* vector */
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	$-38				/* rax: -ENOSYS */
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	PUSH_REGS rax=$-38			/* rax: -ENOSYS */
 	TRACEPOINT_BRANCH __tracepoint_sys_enter, .Lsyscall_slow
 	cmpq	$NR_syscalls, %rax
 	jae	.Lsyscall_slow
@@ -147,13 +122,7 @@ ret_to_user:
 	cli
 	movq	%rdi, %rsp
 ret_to_user_iret:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	POP_CALLER_SAVED
+	POP_REGS
 	addq	$16, %rsp			/* vector, error_code */
 	swapgs
 	iretq
