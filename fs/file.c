@@ -6,13 +6,13 @@
  * process_lock); a pipe's end is closed when its last file goes.
  */
 #include <linux/kernel.h>
+#include <linux/console.h>
 #include <linux/pipe.h>
 #include <linux/process.h>
 #include <linux/syscalls.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/serial.h>
 
 #define O_ACCMODE 3
 #define O_RDONLY 0
@@ -104,13 +104,15 @@ int fd_install(struct file *f, int min, bool cloexec)
 	return fd < NR_OPEN ? fd : -EMFILE;
 }
 
-/* The console: writes go to the serial port; reads see end of file. */
-static ssize_t console_read(struct file *f, void __user *buf, size_t len)
+/* The console (<linux/console.h>): writes go to it; reads see end of file. */
+static ssize_t console_file_read(struct file *f, void __user *buf,
+				 size_t len)
 {
 	return 0;
 }
 
-static ssize_t console_write(struct file *f, const void __user *buf, size_t len)
+static ssize_t console_file_write(struct file *f, const void __user *buf,
+				  size_t len)
 {
 	char chunk[IO_CHUNK];
 	size_t done = 0;
@@ -120,15 +122,15 @@ static ssize_t console_write(struct file *f, const void __user *buf, size_t len)
 
 		if (copy_from_user(chunk, (const u8 __user *)buf + done, n))
 			return done ? done : -EFAULT;
-		serial_write(chunk, n);
+		console_write(chunk, n);
 		done += n;
 	}
 	return done;
 }
 
 static const struct file_ops console_ops = {
-	.read = console_read,
-	.write = console_write,
+	.read = console_file_read,
+	.write = console_file_write,
 	.mode = S_IFCHR | 0620,
 	.tty = true,
 };

@@ -13,12 +13,12 @@
  * died or was stopped while printing) breaks the lock.
  */
 #include <linux/kernel.h>
+#include <linux/console.h>
 #include <linux/delay.h>
 #include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <asm/serial.h>
 
 #define PRINTK_LOCK_TIMEOUT_US 1000000
 #define PRINTK_EMERGENCY_SIZE 256
@@ -150,7 +150,7 @@ static int printk_emit(char *buf, size_t size, const char *fmt, va_list args)
 	log_store(text, len);
 	if (level >= console_loglevel)
 		return 0;
-	serial_write(text, len);
+	console_write(text, len);
 	return len;
 }
 
