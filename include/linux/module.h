@@ -340,6 +340,8 @@ extern struct module __this_module;
 #define MODULE_LICENSE(l) MODULE_INFO(license, l)
 #define MODULE_DESCRIPTION(d) MODULE_INFO(description, d)
 #define MODULE_AUTHOR(a) MODULE_INFO(author, a)
+/* "pre: a b": modules to load first (modprobe's; the KUnit harness's). */
+#define MODULE_SOFTDEP(_softdep) MODULE_INFO(softdep, _softdep)
 
 /*
  * The jump-label hooks of the loader (kernel/jump_label_module.c), called

@@ -16,6 +16,7 @@
  *					 which may be NULL
  *   static_call_mod(name)(args...);	 the call, from code that sees the
  *					 trampoline only
+ *   __static_call(name), __raw_static_call(name): static_call(name)
  *   static_call_update(name, func);	 retargets every site; sleeps
  *   static_call_query(name);		 the current target
  *   EXPORT_STATIC_CALL(_GPL)(name);	 key and trampoline, for modules
@@ -181,6 +182,10 @@ static inline void *__static_call_cond_func(void *func)
 #define EXPORT_STATIC_CALL_TRAMP_GPL(name) EXPORT_STATIC_CALL_GPL(name)
 
 #endif /* CONFIG_STATIC_CALL */
+
+/* Linux's lower-level spellings of static_call(), the same call here. */
+#define __static_call(name) static_call(name)
+#define __raw_static_call(name) static_call(name)
 
 /* Queued into the next static_key_apply_queued() (<linux/jump_label.h>). */
 void __static_call_update_queued(struct static_call_key *key, void *func);

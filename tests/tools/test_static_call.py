@@ -11,12 +11,15 @@
   with EXTRA_MODULES, boots on 4 CPUs: insmod at the console runs its
   suite, every case passes, with callers on every CPU during the updates
   (tests/static_call_oot_session.json), calls lists its calls, rmmod
-  unloads it;
+  unloads it; then the second suite of the same API, a module using the
+  static calls another module exports (static_call_api_mod_test.c over
+  sca_provider.c, whose init is a selftest from __init code);
 - static_call_update() with a function of another type does not build;
   with NULL or a function of the call's type it does;
 - the kernel's table (scripts/static_call_table.c) lists every call site
   of the image, sorted.
 """
+import re
 import shutil
 import tempfile
 import unittest
@@ -129,10 +132,22 @@ class BootedOutOfTree(unittest.TestCase):
         d = self.tmp / 'sca_oot'
         d.mkdir()
         # A name of its own: the in-tree module's would be refused.
+        src = REPO / 'tests/modules/static_call'
         shutil.copy(REPO / API_TEST, d / 'sca_oot_test.c')
+        shutil.copy(src / 'static_call_api_mod_test.c',
+                    d / 'sca_oot_mod_test.c')
+        shutil.copy(src / 'sca_provider.c', d / 'sca_oot_provider.c')
+        shutil.copy(src / 'sca_provider.h', d)
+        # The in-tree sca_provider exports the same names (modpost refuses
+        # a second export): renamed by the compiler, the sources unchanged.
+        exported = re.findall(r'^EXPORT_[A-Z_]+\((\w+)\);$',
+                              (src / 'sca_provider.c').read_text(), re.M)
+        self.assertGreater(len(exported), 10)
         (d / 'Makefile').write_text(
             'ifneq ($(KERNELRELEASE),)\n'
-            'obj-m += sca_oot_test.o\n'
+            'obj-m += sca_oot_test.o sca_oot_mod_test.o sca_oot_provider.o\n'
+            'ccflags-y += ' +
+            ' '.join(f'-D{n}=oot_{n}' for n in exported) + '\n'
             'else\n'
             'all:\n\t$(MAKE) -C $(KDIR) M=$(CURDIR) modules\n'
             'endif\n')
