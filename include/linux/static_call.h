@@ -146,20 +146,34 @@ void static_call_init(void);
 
 #define STATIC_CALL_TRAMP_ADDR(name) NULL
 
+/*
+ * Each key is still listed in .static_call_tramp_key (for the console and
+ * the known targets), with a trampoline offset of 0: none.
+ */
+#define __STATIC_CALL_KEY_ENTRY(name)                                          \
+	asm(".pushsection .static_call_tramp_key, \"a\"\n\t"                   \
+	    ".balign 4\n\t"                                                    \
+	    ".long 0\n\t"                                                      \
+	    ".long " STATIC_CALL_KEY_STR(name) " - .\n\t"                      \
+	    ".popsection\n")
+
 #define DEFINE_STATIC_CALL(name, _func)                                        \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) =                         \
-		__STATIC_CALL_KEY_INIT(name, _func, false, NULL)
+		__STATIC_CALL_KEY_INIT(name, _func, false, NULL);              \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define DEFINE_STATIC_CALL_NULL(name, _func)                                   \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) =                         \
-		__STATIC_CALL_KEY_INIT(name, NULL, true, NULL)
+		__STATIC_CALL_KEY_INIT(name, NULL, true, NULL);                \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define DEFINE_STATIC_CALL_RET0(name, _func)                                   \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) = __STATIC_CALL_KEY_INIT( \
-		name, __static_call_return0, false, NULL)
+		name, __static_call_return0, false, NULL);                     \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define static_call(name)                                                      \
 	((typeof(&STATIC_CALL_TRAMP(name)))READ_ONCE(                          \
