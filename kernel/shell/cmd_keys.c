@@ -212,8 +212,9 @@ static int cmd_sites(int argc, char **argv)
 static struct console_key_ref {
 	struct static_key *key;
 	unsigned int refs;
-	struct module *mod;		/* the key's, or NULL */
-	char name[CONSOLE_KEY_NAME];	/* as the console named it */
+	/* The key's module (or NULL) and the key as the console named it. */
+	struct module *mod;
+	char name[CONSOLE_KEY_NAME];
 } console_key_refs[CONSOLE_KEY_REFS];
 
 /*

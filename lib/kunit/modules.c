@@ -96,12 +96,14 @@ EXPORT_SYMBOL_GPL(__kunit_test_suites_exit);
 /* The "pre:" modules of a test module's softdep= records. */
 struct kunit_predeps {
 	char name[KUNIT_MAX_PREDEPS][KUNIT_PREDEP_LEN];
-	bool loaded[KUNIT_MAX_PREDEPS];	/* by this run */
+	/* Loaded by this run, so unloaded after it. */
+	bool loaded[KUNIT_MAX_PREDEPS];
 	unsigned int n;
 	bool bad;
 };
 
-static void kunit_predeps_add(struct kunit_predeps *d, const char *w, size_t len)
+static void kunit_predeps_add(struct kunit_predeps *d, const char *w,
+			      size_t len)
 {
 	if (d->n == KUNIT_MAX_PREDEPS || len >= KUNIT_PREDEP_LEN) {
 		d->bad = true;
@@ -167,7 +169,8 @@ static void kunit_predeps_unload(struct kunit_predeps *d)
 
 	while (i--)
 		if (d->loaded[i] && delete_module(d->name[i]))
-			pr_err("kunit: softdep %s: unload failed\n", d->name[i]);
+			pr_err("kunit: softdep %s: unload failed\n",
+			       d->name[i]);
 }
 
 /* Loads name collecting its suites: 0, or the loader's error (said). */

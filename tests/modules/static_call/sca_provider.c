@@ -89,7 +89,8 @@ void sca_prov_set(int ptr, int v)
 {
 	static_call_update(sca_prov_ptr,
 			   ptr ? sca_prov_name : (void *)__static_call_return0);
-	static_call_update(sca_prov_void, v ? sca_prov_note : sca_prov_note_neg);
+	static_call_update(sca_prov_void,
+			   v ? sca_prov_note : sca_prov_note_neg);
 }
 EXPORT_SYMBOL_GPL(sca_prov_set);
 
@@ -99,7 +100,7 @@ struct sca_prov_case {
 };
 
 static struct sca_prov_case sca_prov_cases[] __initdata = {
-	{ NULL, 21 },		/* as defined */
+	{ NULL, 21 }, /* as defined */
 	{ sca_prov_mix6, 1 - 2 + 30 - 4 + 500 - 6 },
 	{ (void *)__static_call_return0, 0 },
 	{ sca_prov_sum6, 21 },
@@ -118,7 +119,8 @@ static int __init sca_prov_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(sca_prov_cases); i++) {
 		if (sca_prov_cases[i].func)
-			static_call_update(sca_prov_six, sca_prov_cases[i].func);
+			static_call_update(sca_prov_six,
+					   sca_prov_cases[i].func);
 		got = sca_prov_init_call();
 		if (got != sca_prov_cases[i].expect) {
 			pr_err("sca_provider: init selftest %u: got %ld, expected %ld\n",
@@ -143,5 +145,6 @@ static void __exit sca_prov_exit(void)
 
 module_init(sca_prov_init);
 module_exit(sca_prov_exit);
-MODULE_DESCRIPTION("static calls a module defines and exports (Linux's API only)");
+MODULE_DESCRIPTION(
+	"static calls a module defines and exports (Linux's API only)");
 MODULE_LICENSE("GPL");

@@ -113,7 +113,7 @@ static void sca2_test_null_from_ops_type(struct kunit *test)
 	sca2_cond_tail(1);
 	sca_prov_call_hook(2);
 	if (tramp)
-		tramp(4);	/* the trampoline of NULL returns */
+		tramp(4); /* the trampoline of NULL returns */
 	KUNIT_EXPECT_EQ(test, sca2_hooked, 0);
 	KUNIT_EXPECT_PTR_EQ(test, static_call_query(sca_prov_hook), NULL);
 
@@ -222,11 +222,13 @@ static void sca2_test_names(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, static_call_query(sca2_obj),
 			    READ_ONCE(STATIC_CALL_KEY(sca2_obj).func));
 	if (!tramp)
-		kunit_skip(test, "no trampoline: static calls are indirect calls");
+		kunit_skip(test,
+			   "no trampoline: static calls are indirect calls");
 	KUNIT_EXPECT_PTR_NE(test, tramp, STATIC_CALL_TRAMP_ADDR(sca2_v));
 	KUNIT_EXPECT_PTR_EQ(test, ((struct sca2_obj * (*)(void)) tramp)(),
 			    &sca2_the_obj);
-	KUNIT_EXPECT_EQ(test, ((long (*)(void))STATIC_CALL_TRAMP_ADDR(sca2_long))(),
+	KUNIT_EXPECT_EQ(test,
+			((long (*)(void))STATIC_CALL_TRAMP_ADDR(sca2_long))(),
 			0L);
 }
 
