@@ -19,6 +19,8 @@
 #include <linux/text-patching.h>
 #include <asm/text-patching.h>
 #include <kunit/test.h>
+#include <fixtures/shell_capture.h>
+#include <fixtures/text_spoil.h>
 
 #define JQT_KEYS 8
 
@@ -154,16 +156,14 @@ static void jqt_test_bad_site(struct kunit *test)
 {
 	struct text_poke_stats before;
 	unsigned long addr = 0;
-	u8 saved, junk = 0x90;
+	u8 junk = 0x90;
 	u64 log = printk_log_end();
+	struct text_spoil spoil;
 	char msg[96];
 
 	static_key_for_each_site(&jqt_keys[4]->key, jqt_first_site, &addr);
 	KUNIT_ASSERT_NE(test, addr, 0UL);
-	saved = *(u8 *)addr;
-	mutex_lock(&text_mutex);
-	text_poke((void *)addr, &junk, 1);
-	mutex_unlock(&text_mutex);
+	text_spoil(&spoil, (void *)addr, &junk, 1);
 	before = text_poke_get_stats();
 	static_key_enable_queued(&jqt_keys[3]->key);
 	static_key_enable_queued(&jqt_keys[4]->key);
@@ -182,9 +182,7 @@ static void jqt_test_bad_site(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, static_key_count(&jqt_keys[4]->key), 0);
 	KUNIT_EXPECT_EQ(test, static_key_count(&jqt_keys[5]->key), 0);
 	KUNIT_EXPECT_EQ(test, jqt_call_fn(), 10);
-	mutex_lock(&text_mutex);
-	text_poke((void *)addr, &saved, 1);
-	mutex_unlock(&text_mutex);
+	text_unspoil(&spoil);
 	static_key_enable_queued(&jqt_keys[4]->key);
 	KUNIT_EXPECT_EQ(test, static_key_apply_queued(), 0);
 	KUNIT_EXPECT_EQ(test, jqt_fn4(), 1);
@@ -198,31 +196,9 @@ static void jqt_test_bad_site(struct kunit *test)
 }
 #endif
 
-static char jqt_out[2048];
-static size_t jqt_out_len;
-
-static void jqt_sink(const char *str, size_t len)
-{
-	len = min(len, sizeof(jqt_out) - 1 - jqt_out_len);
-	memcpy(jqt_out + jqt_out_len, str, len);
-	jqt_out_len += len;
-	jqt_out[jqt_out_len] = '\0';
-}
-
-static int jqt_console(const char *line)
-{
-	void (*saved)(const char *s, size_t len) = shell_write;
-	char buf[128];
-	int ret;
-
-	strscpy(buf, line, sizeof(buf));
-	jqt_out_len = 0;
-	jqt_out[0] = '\0';
-	shell_write = jqt_sink;
-	ret = shell_run_line(buf);
-	shell_write = saved;
-	return ret;
-}
+/* A console line, its output in jqt_out (<fixtures/shell_capture.h>). */
+#define jqt_console shell_capture
+#define jqt_out shell_capture_out
 
 /* The console's "key a b c enable": one batch, or nothing. */
 static void jqt_test_console(struct kunit *test)

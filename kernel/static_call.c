@@ -82,9 +82,11 @@ static bool sc_kernel_site_gone(void *addr)
 	       (char *)addr < __init_text_end;
 }
 
+/* NULL for a key without one (CONFIG_STATIC_CALL=n: offset 0). */
 static void *sc_tk_tramp(const struct static_call_tramp_key *tk)
 {
-	return (void *)((unsigned long)&tk->tramp + tk->tramp);
+	return tk->tramp ? (void *)((unsigned long)&tk->tramp + tk->tramp) :
+			   NULL;
 }
 
 static void *sc_tk_key(const struct static_call_tramp_key *tk)

@@ -119,7 +119,9 @@ static int sc_find_tramp_keys(struct load_info *info, struct module *mod)
 	for (i = 0; i < mod->num_static_call_tramp_keys; i++) {
 		t = (unsigned long)&tk[i].tramp + tk[i].tramp;
 		k = (unsigned long)&tk[i].key + tk[i].key;
-		if (within_module_mem_type(t, mod, MOD_TEXT) &&
+		/* Without CONFIG_STATIC_CALL a key has no trampoline: 0. */
+		if ((within_module_mem_type(t, mod, MOD_TEXT) ||
+		     (!IS_ENABLED(CONFIG_STATIC_CALL) && !tk[i].tramp)) &&
 		    (within_module_mem_type(k, mod, MOD_DATA) ||
 		     within_module_mem_type(k, mod, MOD_RO_AFTER_INIT)))
 			continue;

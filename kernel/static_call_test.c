@@ -22,6 +22,8 @@
 #include <asm/text-patching.h>
 #include <linux/text-patching.h>
 #include <kunit/test.h>
+#include <fixtures/shell_capture.h>
+#include <fixtures/text_spoil.h>
 #ifdef CONFIG_STATIC_CALL
 #include <asm/static_call.h>
 #endif
@@ -285,17 +287,15 @@ static void sct_test_bad_site(struct kunit *test)
 #ifdef CONFIG_STATIC_CALL
 	void *tramp = STATIC_CALL_KEY(sct_bad).tramp;
 	u8 *site = static_call_site_addr(&STATIC_CALL_KEY(sct_bad), 0);
-	u8 saved[5], junk[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, tsaved[5];
+	u8 junk[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, tsaved[5];
 	u64 log = printk_log_end();
+	struct text_spoil spoil;
 	char msg[128];
 
 	KUNIT_ASSERT_NOT_NULL(test, site);
 	KUNIT_EXPECT_EQ(test, sct_call_bad(1), 20);
-	memcpy(saved, site, 5);
 	memcpy(tsaved, tramp, 5);
-	mutex_lock(&text_mutex);
-	text_poke(site, junk, 5);
-	mutex_unlock(&text_mutex);
+	text_spoil(&spoil, site, junk, 5);
 	KUNIT_EXPECT_EQ(test, static_call_update(sct_bad, sct_add2), -EINVAL);
 	scnprintf(msg, sizeof(msg), "static_call: site %pS of call sct_bad holds 0f 1f 44 00 00",
 		  site);
@@ -305,9 +305,7 @@ static void sct_test_bad_site(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, static_call_query(sct_bad), (void *)sct_add1);
 	KUNIT_EXPECT_TRUE(test, !memcmp(site, junk, 5));
 	KUNIT_EXPECT_TRUE(test, !memcmp(tramp, tsaved, 5));
-	mutex_lock(&text_mutex);
-	text_poke(site, saved, 5);
-	mutex_unlock(&text_mutex);
+	text_unspoil(&spoil);
 	KUNIT_EXPECT_EQ(test, static_call_update(sct_bad, sct_add2), 0);
 	KUNIT_EXPECT_EQ(test, sct_call_bad(1), 30);
 	static_call_update(sct_bad, sct_add1);
@@ -340,76 +338,47 @@ static void sct_test_table(struct kunit *test)
 	(void)sct_wrong_type;
 }
 
-static char sct_out[4096];
-static size_t sct_out_len;
-
-static void sct_sink(const char *str, size_t len)
-{
-	len = min(len, sizeof(sct_out) - 1 - sct_out_len);
-	memcpy(sct_out + sct_out_len, str, len);
-	sct_out_len += len;
-	sct_out[sct_out_len] = '\0';
-}
-
-/* Runs a console line, its output in sct_out: the status. */
-static int sct_console(const char *line)
-{
-	void (*saved)(const char *s, size_t len) = shell_write;
-	char buf[128];
-	int ret;
-
-	strscpy(buf, line, sizeof(buf));
-	sct_out_len = 0;
-	sct_out[0] = '\0';
-	shell_write = sct_sink;
-	ret = shell_run_line(buf);
-	shell_write = saved;
-	return ret;
-}
-
 /* The console: calls lists, retargets to known targets only. */
 static void sct_test_console(struct kunit *test)
 {
-	if (!IS_ENABLED(CONFIG_STATIC_CALL))
-		kunit_skip(test, "CONFIG_STATIC_CALL=n: the console lists calls by their trampolines");
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_a*"), 0);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "sct_add ") &&
-				    strstr(sct_out, " sct_add1+0x0/"),
-			      "%s", sct_out);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "1 of ") != NULL, "%s",
-			      sct_out);
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_many"), 0);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, IS_ENABLED(CONFIG_STATIC_CALL) ?
-						   "    56 " : "     0 "),
-			      "%s", sct_out);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_a*"), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out, "sct_add ") &&
+				    strstr(shell_capture_out, " sct_add1+0x0/"),
+			      "%s", shell_capture_out);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out, "1 of ") != NULL, "%s",
+			      shell_capture_out);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_many"), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out, IS_ENABLED(CONFIG_STATIC_CALL) ?
+						   "    56 " : " indirect "),
+			      "%s", shell_capture_out);
 	/* sct_add3 becomes a known target once set. */
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add3"), -EINVAL);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out,
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_add sct_add3"), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out,
 		"calls: sct_add3 is not a known target of sct_add: refused") != NULL,
-		"%s", sct_out);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out, "calls: sct_add's known targets: sct_add1") != NULL,
-			      "%s", sct_out);
+		"%s", shell_capture_out);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out, "calls: sct_add's known targets: sct_add1") != NULL,
+			      "%s", shell_capture_out);
 	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
 	static_call_update(sct_add, sct_add3);
 	static_call_update(sct_add, sct_add1);
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add3"), 0);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_add sct_add3"), 0);
 	KUNIT_EXPECT_EQ(test, sct_call_add(1), 40);
 	if (IS_ENABLED(CONFIG_STATIC_CALL))
 		KUNIT_EXPECT_TRUE_MSG(
-			test, strstr(sct_out, "calls: sct_add -> sct_add3+0x0/") &&
-				      strstr(sct_out, ": 2 sites in 1 batches, 3 sync rounds"),
-			"%s", sct_out);
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_add1"), 0);
+			test, strstr(shell_capture_out, "calls: sct_add -> sct_add3+0x0/") &&
+				      strstr(shell_capture_out, ": 2 sites in 1 batches, 3 sync rounds"),
+			"%s", shell_capture_out);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_add sct_add1"), 0);
 	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_add sct_ret42"), -EINVAL);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(sct_out,
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_add sct_ret42"), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(shell_capture_out,
 		"calls: sct_ret42 is not a known target of sct_add: refused") != NULL,
-		"%s", sct_out);
+		"%s", shell_capture_out);
 	KUNIT_EXPECT_EQ(test, sct_call_add(1), 20);
-	KUNIT_EXPECT_EQ(test, sct_console("calls sct_hook NULL"), 0);
-	KUNIT_EXPECT_EQ(test, sct_console("calls no_such_call NULL"), -ENOENT);
-	KUNIT_EXPECT_TRUE(test, strstr(sct_out, "calls: no static call no_such_call") != NULL);
-	KUNIT_EXPECT_EQ(test, sct_console("calls no_such_*"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls sct_hook NULL"), 0);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls no_such_call NULL"), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, strstr(shell_capture_out, "calls: no static call no_such_call") != NULL);
+	KUNIT_EXPECT_EQ(test, shell_capture("calls no_such_*"), -ENOENT);
 }
 
 static struct kunit_case sct_cases[] = {

@@ -192,6 +192,20 @@ int delete_module(const char *name);
 /* The loaded module called name, or NULL. Needs module_mutex. */
 struct module *find_module(const char *name);
 
+/*
+ * A hook run for every module that goes, after its exit or its failed
+ * init and before its memory is freed, without module_mutex held: fn
+ * drops what points into mod. fn may not add or remove a hook.
+ */
+struct module_going_hook {
+	void (*fn)(struct module *mod);
+	struct list_head list;
+};
+void module_going_hook_add(struct module_going_hook *hook);
+void module_going_hook_del(struct module_going_hook *hook);
+/* The loader's: runs every hook for mod. */
+void module_going_hooks_run(struct module *mod);
+
 bool try_module_get(struct module *mod);
 void __module_get(struct module *mod);
 void module_put(struct module *mod);
@@ -289,6 +303,18 @@ static inline const char *module_kallsyms_lookup(unsigned long addr,
 {
 	return NULL;
 }
+
+/* No module ever goes. */
+struct module_going_hook {
+	void (*fn)(struct module *mod);
+	struct list_head list;
+};
+static inline void module_going_hook_add(struct module_going_hook *hook)
+{
+}
+static inline void module_going_hook_del(struct module_going_hook *hook)
+{
+}
 #endif /* CONFIG_MODULES */
 
 /*
@@ -340,6 +366,8 @@ extern struct module __this_module;
 #define MODULE_LICENSE(l) MODULE_INFO(license, l)
 #define MODULE_DESCRIPTION(d) MODULE_INFO(description, d)
 #define MODULE_AUTHOR(a) MODULE_INFO(author, a)
+/* "pre: a b": modules to load first (modprobe's; the KUnit harness's). */
+#define MODULE_SOFTDEP(_softdep) MODULE_INFO(softdep, _softdep)
 
 /*
  * The jump-label hooks of the loader (kernel/jump_label_module.c), called

@@ -16,6 +16,7 @@
  *					 which may be NULL
  *   static_call_mod(name)(args...);	 the call, from code that sees the
  *					 trampoline only
+ *   __static_call(name), __raw_static_call(name): static_call(name)
  *   static_call_update(name, func);	 retargets every site; sleeps
  *   static_call_query(name);		 the current target
  *   EXPORT_STATIC_CALL(_GPL)(name);	 key and trampoline, for modules
@@ -145,20 +146,34 @@ void static_call_init(void);
 
 #define STATIC_CALL_TRAMP_ADDR(name) NULL
 
+/*
+ * Each key is still listed in .static_call_tramp_key (for the console and
+ * the known targets), with a trampoline offset of 0: none.
+ */
+#define __STATIC_CALL_KEY_ENTRY(name)                                          \
+	asm(".pushsection .static_call_tramp_key, \"a\"\n\t"                   \
+	    ".balign 4\n\t"                                                    \
+	    ".long 0\n\t"                                                      \
+	    ".long " STATIC_CALL_KEY_STR(name) " - .\n\t"                      \
+	    ".popsection\n")
+
 #define DEFINE_STATIC_CALL(name, _func)                                        \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) =                         \
-		__STATIC_CALL_KEY_INIT(name, _func, false, NULL)
+		__STATIC_CALL_KEY_INIT(name, _func, false, NULL);              \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define DEFINE_STATIC_CALL_NULL(name, _func)                                   \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) =                         \
-		__STATIC_CALL_KEY_INIT(name, NULL, true, NULL)
+		__STATIC_CALL_KEY_INIT(name, NULL, true, NULL);                \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define DEFINE_STATIC_CALL_RET0(name, _func)                                   \
 	DECLARE_STATIC_CALL(name, _func);                                      \
 	struct static_call_key STATIC_CALL_KEY(name) = __STATIC_CALL_KEY_INIT( \
-		name, __static_call_return0, false, NULL)
+		name, __static_call_return0, false, NULL);                     \
+	__STATIC_CALL_KEY_ENTRY(name)
 
 #define static_call(name)                                                      \
 	((typeof(&STATIC_CALL_TRAMP(name)))READ_ONCE(                          \
@@ -181,6 +196,10 @@ static inline void *__static_call_cond_func(void *func)
 #define EXPORT_STATIC_CALL_TRAMP_GPL(name) EXPORT_STATIC_CALL_GPL(name)
 
 #endif /* CONFIG_STATIC_CALL */
+
+/* Linux's lower-level spellings of static_call(), the same call here. */
+#define __static_call(name) static_call(name)
+#define __raw_static_call(name) static_call(name)
 
 /* Queued into the next static_key_apply_queued() (<linux/jump_label.h>). */
 void __static_call_update_queued(struct static_call_key *key, void *func);

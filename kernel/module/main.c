@@ -614,6 +614,7 @@ static struct module *do_init_module(struct module *mod, const char *args)
 		jump_label_module_flush(mod);
 		if (!refused)
 			trace_module_free(mod);
+		module_going_hooks_run(mod);
 	}
 	mutex_lock(&module_mutex);
 	if (ret) {
@@ -781,6 +782,7 @@ int delete_module(const char *name)
 		return ret;
 	if (mod->exit)
 		mod->exit();
+	module_going_hooks_run(mod);
 	jump_label_module_flush(mod);
 	trace_module_free(mod);
 	mutex_lock(&module_mutex);

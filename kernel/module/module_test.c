@@ -30,6 +30,7 @@
 #include <asm/pgtable.h>
 #include <kunit/test.h>
 #include <fixtures/modtest.h>
+#include <fixtures/shell_capture.h>
 
 /* What the modules reported, reset before every case. */
 static struct {
@@ -451,13 +452,10 @@ static void keys_out_write(const char *s, size_t len)
 /* The console's keys shows a module's deferred key with its timeout. */
 static void expect_keys_timeout(struct kunit *test)
 {
-	void (*saved)(const char *s, size_t len) = shell_write;
-	char cmd[] = "keys modtest_deferred_key", want[32];
+	char want[32];
 
 	keys_out[0] = '\0';
-	shell_write = keys_out_write;
-	shell_run_line(cmd);
-	shell_write = saved;
+	shell_capture_run("keys modtest_deferred_key", keys_out_write);
 	snprintf(want, sizeof(want), " %u jiffies\n", HZ / 10);
 	KUNIT_EXPECT_TRUE_MSG(test, strstr(keys_out, want), "keys printed: %s",
 			      keys_out);

@@ -2,7 +2,8 @@
 /*
  * Console commands on static calls (<linux/static_call.h>):
  *
- *   calls [glob]            each call: name, target (%pS), sites, module
+ *   calls [glob]            each call: name, target (%pS), sites
+ *                           ("indirect" without CONFIG_STATIC_CALL), module
  *   calls <name> <target>   retargets it (for testing) to one of the
  *                           targets it is known to take: a symbol, or
  *                           NULL (a _NULL call), or return0
@@ -33,8 +34,13 @@ static void calls_show_one(struct static_call_key *key, struct module *mod,
 	if (s->glob && !glob_match(s->glob, key->name))
 		return;
 	s->shown++;
-	shell_printf("%-28s %-40pS %5u %s\n", key->name, key->func, sites,
-		     mod ? mod->name : "");
+	/* Without CONFIG_STATIC_CALL every call is an indirect call. */
+	if (!IS_ENABLED(CONFIG_STATIC_CALL))
+		shell_printf("%-28s %-40pS %5s %s\n", key->name, key->func,
+			     "indirect", mod ? mod->name : "");
+	else
+		shell_printf("%-28s %-40pS %5u %s\n", key->name, key->func,
+			     sites, mod ? mod->name : "");
 }
 
 static int calls_list(const char *glob)

@@ -13,7 +13,9 @@
 #include <linux/jump_label_introspect.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/kallsyms.h>
+#include <linux/init.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/shell.h>
 #include <linux/string.h>
 #include <linux/text-patching.h>
@@ -206,10 +208,54 @@ static int cmd_sites(int argc, char **argv)
  * initializer's, no user's: disable may drop it.
  */
 #define CONSOLE_KEY_REFS 32
+#define CONSOLE_KEY_NAME 64
 static struct console_key_ref {
 	struct static_key *key;
 	unsigned int refs;
+	/* The key's module (or NULL) and the key as the console named it. */
+	struct module *mod;
+	char name[CONSOLE_KEY_NAME];
 } console_key_refs[CONSOLE_KEY_REFS];
+
+/*
+ * Serializes the table between the console's key commands (held across
+ * each, flips included) and the module-going hook, which empties the
+ * slots of a module's keys before its memory is freed: the console never
+ * touches a freed key, and a key later at the same address is not taken
+ * for one the console holds.
+ */
+static DEFINE_MUTEX(console_key_refs_mutex);
+
+static void console_refs_going(struct module *mod)
+{
+	unsigned int i;
+
+	mutex_lock(&console_key_refs_mutex);
+	for (i = 0; i < CONSOLE_KEY_REFS; i++) {
+		struct console_key_ref *ref = &console_key_refs[i];
+
+		if (!ref->refs || ref->mod != mod)
+			continue;
+		pr_info("key: the console's %u reference%s of %s %s gone with module %s\n",
+			ref->refs, ref->refs == 1 ? "" : "s", ref->name,
+			ref->refs == 1 ? "is" : "are", mod->name);
+		ref->refs = 0;
+		ref->key = NULL;
+		ref->mod = NULL;
+	}
+	mutex_unlock(&console_key_refs_mutex);
+}
+
+static struct module_going_hook console_refs_hook = {
+	.fn = console_refs_going,
+};
+
+static int __init console_refs_init(void)
+{
+	module_going_hook_add(&console_refs_hook);
+	return 0;
+}
+device_initcall(console_refs_init);
 
 /* The key's slot (a free one if add and it has none), or NULL. */
 static struct console_key_ref *console_ref(struct static_key *key, bool add)
@@ -226,7 +272,28 @@ static struct console_key_ref *console_ref(struct static_key *key, bool add)
 	if (!add || !free)
 		return NULL;
 	free->key = key;
+	free->mod = NULL;
+	free->name[0] = '\0';
 	return free;
+}
+
+/* The key references the console holds, one line each. */
+static int cmd_key_refs(void)
+{
+	unsigned int i, n = 0;
+
+	mutex_lock(&console_key_refs_mutex);
+	for (i = 0; i < CONSOLE_KEY_REFS; i++) {
+		if (!console_key_refs[i].refs)
+			continue;
+		shell_printf("  %-40s %u\n", console_key_refs[i].name,
+			     console_key_refs[i].refs);
+		n++;
+	}
+	mutex_unlock(&console_key_refs_mutex);
+	shell_printf("the console holds references of %u keys (of %d)\n", n,
+		     CONSOLE_KEY_REFS);
+	return 0;
 }
 
 /* May the console drop a reference of key (count > 0)? Says why not. */
@@ -249,8 +316,8 @@ static bool console_may_drop(struct static_key *key, const char *name,
  * static_key_apply_queued()); false (after saying why) if the count does
  * not allow it.
  */
-static bool key_apply(struct static_key *key, const char *name, const char *op,
-		      bool queued)
+static bool key_apply(struct static_key *key, struct module *mod,
+		      const char *name, const char *op, bool queued)
 {
 	int count = static_key_count(key);
 	struct console_key_ref *ref;
@@ -276,6 +343,10 @@ static bool key_apply(struct static_key *key, const char *name, const char *op,
 		shell_printf("key: %s: the console holds %d keys already\n",
 			     name, CONSOLE_KEY_REFS);
 		return false;
+	}
+	if (ref && !ref->refs) {
+		ref->mod = mod;
+		strscpy(ref->name, name, sizeof(ref->name));
 	}
 	if (!strcmp(op, "enable")) {
 		if (queued)
@@ -328,9 +399,10 @@ static int cmd_key_many(int argc, char **argv, const char *op)
 			goto out_put;
 		}
 	}
+	mutex_lock(&console_key_refs_mutex);
 	memcpy(saved, console_key_refs, sizeof(saved));
 	for (i = 0; i < n; i++)
-		if (!key_apply(keys[i], argv[i + 1], op, true))
+		if (!key_apply(keys[i], mods[i], argv[i + 1], op, true))
 			ret = -EINVAL;
 	/* One key refused: the queue is dropped, the references restored. */
 	if (ret) {
@@ -343,15 +415,17 @@ static int cmd_key_many(int argc, char **argv, const char *op)
 		memcpy(console_key_refs, saved, sizeof(saved));
 		shell_printf("key: %d keys: refused (%d), nothing changed\n", n,
 			     ret);
-		goto out_put;
+		goto out_unlock;
 	}
 	now = text_poke_get_stats();
 	shell_printf("%d keys %sd, %lu sites patched in %lu batches, %lu sync rounds\n",
 		     n, op, now.sites - before.sites, now.batches - before.batches,
 		     now.sync_rounds - before.sync_rounds);
-	goto out_put;
+	goto out_unlock;
 out_drop:
 	static_key_drop_queued();
+out_unlock:
+	mutex_unlock(&console_key_refs_mutex);
 out_put:
 	while (--got >= 0)
 		key_put(mods[got]);
@@ -370,7 +444,10 @@ static int cmd_key(int argc, char **argv)
 	struct static_key *key;
 	struct module *mod;
 	unsigned int i;
+	bool applied;
 
+	if (argc == 2 && !strcmp(argv[1], "refs"))
+		return cmd_key_refs();
 	for (i = 0; i < ARRAY_SIZE(ops) && strcmp(op, ops[i]); i++)
 		;
 	if (i == ARRAY_SIZE(ops))
@@ -380,7 +457,10 @@ static int cmd_key(int argc, char **argv)
 	key = key_get(argv[1], argv[0], &mod);
 	if (IS_ERR(key))
 		return PTR_ERR(key);
-	if (key_apply(key, argv[1], op, false)) {
+	mutex_lock(&console_key_refs_mutex);
+	applied = key_apply(key, mod, argv[1], op, false);
+	mutex_unlock(&console_key_refs_mutex);
+	if (applied) {
 		now = text_poke_get_stats();
 		shell_printf(
 			"%s: %s, count %d, %lu sites patched in %lu batches, %lu sync rounds\n",
@@ -443,7 +523,7 @@ const struct shell_cmd shell_key_cmds[] = {
 	  "static keys with sites: type, count, state, sites, deferred timeout",
 	  0, 1, false, cmd_keys, complete_first_key },
 	{ "key", "<name> enable|disable|inc|dec",
-	  "change a key (key a b c enable|disable: one batch); prints what was patched", 2,
+	  "change a key (key a b c enable|disable: one batch); prints what was patched; key refs: the console's references", 1,
 	  KEY_MANY + 1, true, cmd_key,
 	  complete_key_op },
 	{ "sites", "<key>",

@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <fixtures/shell_capture.h>
 
 #define SINK_LEN 4096
 static char sink[SINK_LEN + 1];
@@ -162,13 +163,9 @@ static void keys_sink(const char *s, size_t len)
 /* keys lists keys with live sites only (sites in freed init text are not). */
 static void shell_test_keys_have_sites(struct kunit *test)
 {
-	char cmd[] = "keys";
-
 	keys_lines = keys_siteless = 0;
 	keys_summary = false;
-	shell_write = keys_sink;
-	shell_run_line(cmd);
-	shell_write = sink_write;
+	shell_capture_run("keys", keys_sink);
 	KUNIT_EXPECT_TRUE(test, keys_summary);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
 		KUNIT_EXPECT_GT(test, keys_lines, 10);

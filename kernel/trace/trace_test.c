@@ -23,6 +23,7 @@
 #include <linux/static_call.h>
 #include <linux/trace.h>
 #include <linux/workqueue.h>
+#include <fixtures/shell_capture.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 #ifdef CONFIG_JUMP_LABEL
@@ -528,8 +529,6 @@ static void tet_sink(const char *s, size_t len)
 
 static void tet_test_console_trace_ends(struct kunit *test)
 {
-	void (*saved)(const char *s, size_t len) = shell_write;
-	char cmd[] = "trace";
 	unsigned int i;
 
 	trace_clear();
@@ -539,9 +538,7 @@ static void tet_test_console_trace_ends(struct kunit *test)
 		tet_fire_one_a(1);
 	tet_sink_lines = tet_sink_fired = 0;
 	tet_sink_summary = false;
-	shell_write = tet_sink;
-	shell_run_line(cmd);
-	shell_write = saved;
+	shell_capture_run("trace", tet_sink);
 	KUNIT_EXPECT_EQ(test, tet_sink_lines, 100);
 	KUNIT_EXPECT_TRUE(test, tet_sink_summary);
 	KUNIT_EXPECT_EQ(test, tet_sink_fired, 200);

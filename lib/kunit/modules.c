@@ -13,12 +13,17 @@
  * line, then after the built-in suites to run them, each reported with a
  * "# module: name" line; the module is unloaded after each pass, even
  * when a case crashed (the case's thread died, not the module).
+ *
+ * A test module may name the modules it needs loaded first, as modprobe
+ * reads them: MODULE_SOFTDEP("pre: a b"). The run loads each that is not
+ * loaded before the test module and unloads those it loaded after it.
  */
 #include <linux/kernel.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/test.h>
@@ -85,8 +90,91 @@ void __kunit_test_suites_exit(struct kunit_suite *const *suites, unsigned int n)
 }
 EXPORT_SYMBOL_GPL(__kunit_test_suites_exit);
 
+#define KUNIT_MAX_PREDEPS 4
+#define KUNIT_PREDEP_LEN 56
+
+/* The "pre:" modules of a test module's softdep= records. */
+struct kunit_predeps {
+	char name[KUNIT_MAX_PREDEPS][KUNIT_PREDEP_LEN];
+	/* Loaded by this run, so unloaded after it. */
+	bool loaded[KUNIT_MAX_PREDEPS];
+	unsigned int n;
+	bool bad;
+};
+
+static void kunit_predeps_add(struct kunit_predeps *d, const char *w,
+			      size_t len)
+{
+	if (d->n == KUNIT_MAX_PREDEPS || len >= KUNIT_PREDEP_LEN) {
+		d->bad = true;
+		return;
+	}
+	memcpy(d->name[d->n], w, len);
+	d->name[d->n++][len] = '\0';
+}
+
+/* One record: "pre: a b post: c" adds a and b. */
+static void kunit_predeps_emit(const char *key, const char *value, void *data)
+{
+	const char *p = value, *w;
+	bool pre = false;
+	size_t len;
+
+	if (strcmp(key, "softdep"))
+		return;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		for (w = p; *p && *p != ' '; p++)
+			;
+		len = p - w;
+		if (len && w[len - 1] == ':')
+			pre = len == 4 && !strncmp(w, "pre:", 4);
+		else if (len && pre)
+			kunit_predeps_add(data, w, len);
+	}
+}
+
+/* Loads name's "pre:" modules: 0, or the error (said). */
+static int kunit_predeps_load(const char *name, struct kunit_predeps *d)
+{
+	unsigned int i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	module_blob_modinfo(module_blob_find(name), kunit_predeps_emit, d);
+	if (d->bad) {
+		pr_err("kunit: test module %s: a softdep names more than %d modules or a name too long\n",
+		       name, KUNIT_MAX_PREDEPS);
+		return -EINVAL;
+	}
+	for (i = 0; i < d->n; i++) {
+		mutex_lock(&module_mutex);
+		d->loaded[i] = !find_module(d->name[i]);
+		mutex_unlock(&module_mutex);
+		ret = d->loaded[i] ? request_module(d->name[i]) : 0;
+		if (ret) {
+			pr_err("kunit: test module %s: softdep %s: load failed: %d\n",
+			       name, d->name[i], ret);
+			d->loaded[i] = false;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void kunit_predeps_unload(struct kunit_predeps *d)
+{
+	unsigned int i = d->n;
+
+	while (i--)
+		if (d->loaded[i] && delete_module(d->name[i]))
+			pr_err("kunit: softdep %s: unload failed\n",
+			       d->name[i]);
+}
+
 /* Loads name collecting its suites: 0, or the loader's error (said). */
-static int kunit_module_load(const char *name)
+static int __kunit_module_load(const char *name)
 {
 	struct module *mod;
 
@@ -107,12 +195,28 @@ static int kunit_module_load(const char *name)
 	return 0;
 }
 
+static struct kunit_predeps kunit_predeps;
+
+/* Its softdeps, then the module; on failure none of what it loaded stays. */
+static int kunit_module_load(const char *name)
+{
+	int ret = kunit_predeps_load(name, &kunit_predeps);
+
+	if (!ret)
+		ret = __kunit_module_load(name);
+	if (ret)
+		kunit_predeps_unload(&kunit_predeps);
+	return ret;
+}
+
 static int kunit_module_unload(const char *name)
 {
 	int ret = delete_module(name);
 
 	if (ret)
 		pr_err("kunit: test module %s: unload failed: %d\n", name, ret);
+	else
+		kunit_predeps_unload(&kunit_predeps);
 	return ret;
 }
 

@@ -7,11 +7,19 @@
   are what the loader looks for: PLT32 relocations against __SCT__*
   trampolines right after a call (the in-tree build of the same file runs
   in the static_call_api suite);
+- that M= build, copied to a directory outside the tree and put on an ISO
+  with EXTRA_MODULES, boots on 4 CPUs: insmod at the console runs its
+  suite, every case passes, with callers on every CPU during the updates
+  (tests/static_call_oot_session.json), calls lists its calls, rmmod
+  unloads it; then the second suite of the same API, a module using the
+  static calls another module exports (static_call_api_mod_test.c over
+  sca_provider.c, whose init is a selftest from __init code);
 - static_call_update() with a function of another type does not build;
   with NULL or a function of the call's type it does;
 - the kernel's table (scripts/static_call_table.c) lists every call site
   of the image, sorted.
 """
+import re
 import shutil
 import tempfile
 import unittest
@@ -20,7 +28,7 @@ from pathlib import Path
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
-from hosttools import BUILD, REPO, built, make, run
+from hosttools import BUILD, PYTHON, REPO, built, make, run
 
 API_TEST = 'tests/modules/static_call/static_call_api_test.c'
 
@@ -102,6 +110,58 @@ class OutOfTree(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         res, _ = self.build('sc_typed_null', TYPED % 'NULL')
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+
+
+class BootedOutOfTree(unittest.TestCase):
+    """The suite as an outside user builds and loads it: make -C <tree>
+    M=<dir>, make run EXTRA_MODULES=<dir> CPUS=4, insmod at the console."""
+
+    def setUp(self):
+        built('vmlinux')
+        self.tmp = Path(tempfile.mkdtemp(prefix='sca-oot-'))
+        self.assertFalse(str(self.tmp).startswith(str(REPO)))
+        self.iso_dir = f'{BUILD}/sca-oot-iso'
+        self.out = REPO / BUILD / ('extmod' + str(self.tmp))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        shutil.rmtree(self.out, ignore_errors=True)
+        shutil.rmtree(REPO / self.iso_dir, ignore_errors=True)
+
+    def test_suite_passes_booted_on_4_cpus(self):
+        d = self.tmp / 'sca_oot'
+        d.mkdir()
+        # A name of its own: the in-tree module's would be refused.
+        src = REPO / 'tests/modules/static_call'
+        shutil.copy(REPO / API_TEST, d / 'sca_oot_test.c')
+        shutil.copy(src / 'static_call_api_mod_test.c',
+                    d / 'sca_oot_mod_test.c')
+        shutil.copy(src / 'sca_provider.c', d / 'sca_oot_provider.c')
+        shutil.copy(src / 'sca_provider.h', d)
+        # The in-tree sca_provider exports the same names (modpost refuses
+        # a second export): renamed by the compiler, the sources unchanged.
+        exported = re.findall(r'^EXPORT_[A-Z_]+\((\w+)\);$',
+                              (src / 'sca_provider.c').read_text(), re.M)
+        self.assertGreater(len(exported), 10)
+        (d / 'Makefile').write_text(
+            'ifneq ($(KERNELRELEASE),)\n'
+            'obj-m += sca_oot_test.o sca_oot_mod_test.o sca_oot_provider.o\n'
+            'ccflags-y += ' +
+            ' '.join(f'-D{n}=oot_{n}' for n in exported) + '\n'
+            'else\n'
+            'all:\n\t$(MAKE) -C $(KDIR) M=$(CURDIR) modules\n'
+            'endif\n')
+        res = make('-j2', f'O={BUILD}', f'ISO_DIR={self.iso_dir}',
+                   'CMDLINE=shell', f'EXTRA_MODULES={d}', 'iso')
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertTrue((REPO / self.iso_dir /
+                         'extra-modules/sca_oot_test.ko').exists())
+        res = run([PYTHON, 'scripts/shell_test.py', '--iso',
+                   f'{self.iso_dir}/kernel.iso', '--cpus', '4', '--timeout',
+                   '240', '--log', str(self.tmp / 'serial.log'),
+                   'tests/static_call_oot_session.json'])
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr +
+                         (self.tmp / 'serial.log').read_text()[-6000:])
 
 
 class KernelTable(unittest.TestCase):

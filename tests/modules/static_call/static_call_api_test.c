@@ -7,7 +7,8 @@
  *
  * The SMP case runs a caller on every online CPU while the test retargets
  * the calls back and forth (a function, another, NULL for the _cond call,
- * return-0); every result a caller sees must be one of the targets'.
+ * return-0); every result a caller sees must be one of the targets', and
+ * every caller must have called while the updates ran.
  * Bounded by a count of updates and by a time budget (jiffies), both
  * module parameters.
  */
@@ -15,11 +16,13 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/static_call.h>
+#include <linux/string.h>
 #include <kunit/test.h>
 
 static unsigned int updates = 400;
@@ -122,11 +125,20 @@ static void sca_test_address(struct kunit *test)
 struct sca_smp {
 	atomic_t bad, calls, running;
 	int first_bad;
+	bool updating;
+	/* Each caller's calls while the updates ran. */
+	int during[NR_CPUS];
+};
+
+struct sca_caller_arg {
+	struct sca_smp *s;
+	int *during;
 };
 
 static int sca_caller(void *data)
 {
-	struct sca_smp *s = data;
+	struct sca_caller_arg *a = data;
+	struct sca_smp *s = a->s;
 	int i = 0, v;
 	long r;
 
@@ -141,6 +153,8 @@ static int sca_caller(void *data)
 		if (r != 1 && r != 8)
 			atomic_inc(&s->bad);
 		atomic_inc(&s->calls);
+		if (READ_ONCE(s->updating))
+			(*a->during)++;
 		i = (i + 1) & 0xffff;
 		if (!(i & 63))
 			cond_resched();
@@ -150,17 +164,21 @@ static int sca_caller(void *data)
 
 static void sca_test_smp(struct kunit *test)
 {
+	static struct sca_caller_arg args[NR_CPUS];
+	static struct sca_smp s;
 	struct task_struct *t[NR_CPUS];
 	unsigned long deadline = jiffies + budget_s * HZ;
-	struct sca_smp s = {};
 	unsigned int n = 0, i, done = 0;
-	int cpu, calls;
+	int cpu, calls, fewest = INT_MAX;
 
+	memset(&s, 0, sizeof(s));
 	atomic_set(&s.bad, 0);
 	atomic_set(&s.calls, 0);
 	atomic_set(&s.running, 0);
 	for_each_online_cpu(cpu) {
-		t[n] = kthread_create(sca_caller, &s, "sca/%d", cpu);
+		args[n].s = &s;
+		args[n].during = &s.during[n];
+		t[n] = kthread_create(sca_caller, &args[n], "sca/%d", cpu);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[n]));
 		kthread_bind(t[n], cpu);
 		wake_up_process(t[n]);
@@ -168,6 +186,7 @@ static void sca_test_smp(struct kunit *test)
 	}
 	while (atomic_read(&s.running) < n && time_before(jiffies, deadline))
 		msleep(1);
+	WRITE_ONCE(s.updating, true);
 	for (i = 0; i < updates && time_before(jiffies, deadline); i++) {
 		static_call_update(sca_add, i & 1 ? sca_add1 : sca_add2);
 		static_call_update(sca_cond, i & 1 ? NULL : sca_hook);
@@ -175,17 +194,25 @@ static void sca_test_smp(struct kunit *test)
 						    sca_seven);
 		done++;
 	}
+	WRITE_ONCE(s.updating, false);
 	calls = atomic_read(&s.calls);
 	for (i = 0; i < n; i++)
 		kthread_stop(t[i]);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_GT_MSG(test, s.during[i], 0,
+				    "caller %u never called during the updates",
+				    i);
+		fewest = min(fewest, s.during[i]);
+	}
 	KUNIT_EXPECT_EQ_MSG(test, done, updates,
 			    "out of time: %u of %u updates in %u s", done,
 			    updates, budget_s);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&s.bad), 0,
 			    "a caller saw %d", s.first_bad);
 	KUNIT_EXPECT_GT(test, calls, 0);
-	kunit_info(test, "%u CPUs, %u x 3 updates, %d calls", n, done,
-		   atomic_read(&s.calls));
+	kunit_info(test,
+		   "%u CPUs, %u x 3 updates, %d calls, at least %d on each CPU during the updates",
+		   n, done, atomic_read(&s.calls), fewest);
 	static_call_update(sca_add, sca_add1);
 	static_call_update(sca_cond, NULL);
 	static_call_update(sca_ret, __static_call_return0);
