@@ -554,8 +554,89 @@ static void jlm_test_race(struct kunit *test)
 	jlm_expect_all_right(test);
 }
 
+/*
+ * A module with K keys of its own (jlm_keysK: a site on each, one on
+ * jlm_core_false, a static call site per key): its load writes every
+ * site that must change -- K + 1 jump-label sites and K call sites -- in
+ * one pass, while its text is not executable yet: no batch, no sync
+ * round, whatever K (it was two batches, six rounds). Its unload writes
+ * nothing. A flip of one of its keys afterwards is a batch as any other.
+ * With jlm_core_false enabled, its site is left as the JMP it came with.
+ */
+static void jlm_expect_load_k_keys(struct kunit *test, unsigned int k)
+{
+	unsigned int calls = IS_ENABLED(CONFIG_STATIC_CALL) ? k : 0;
+	bool core = static_key_enabled(&jlm_core_false);
+	struct text_poke_stats before = text_poke_stats;
+	unsigned int i, wrong = 0;
+	struct static_key *own;
+	struct module *mod;
+	char name[16];
+
+	snprintf(name, sizeof(name), "jlm_keys%u", k);
+	mod = load_module(name);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mod), "load_module(%s): %ld", name,
+			       IS_ERR(mod) ? PTR_ERR(mod) : 0L);
+	KUNIT_EXPECT_EQ(test, mod->num_jump_entries, k + 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - before.batches, 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites,
+			k + !core + calls);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites,
+			k + !core + calls);
+	for (i = 0; i < mod->num_jump_entries; i++)
+		wrong += jlm_sites(jump_entry_key(&mod->jump_entries[i]), mod)
+				 .wrong;
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(&jlm_core_false.key, mod).sites, 1);
+
+	/* Its text is executable now: a flip of its own key is a batch. */
+	own = jump_entry_key(&mod->jump_entries[0]);
+	if (own == &jlm_core_false.key)
+		own = jump_entry_key(&mod->jump_entries[1]);
+	before = text_poke_stats;
+	static_key_enable(own);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - before.batches, 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			3);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(own, mod).wrong, 0);
+
+	before = text_poke_stats;
+	jlm_unload(test, name);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(&jlm_core_false.key, NULL).in_modules,
+			0);
+}
+
+static void jlm_test_load_k_keys(struct kunit *test)
+{
+	struct text_poke_stats before;
+
+	jlm_expect_load_k_keys(test, 1);
+	jlm_expect_load_k_keys(test, 16);
+	jlm_expect_load_k_keys(test, 64);
+	static_branch_enable(&jlm_core_false);
+	jlm_expect_load_k_keys(test, 16);
+	static_branch_disable(&jlm_core_false);
+	/* Init-text sites are dropped after init without a round either. */
+	before = text_poke_stats;
+	KUNIT_ASSERT_TRUE(test, jlm_load(test, "jlm_init_sites"));
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites,
+			text_poke_stats.sites - before.sites);
+	jlm_unload(test, "jlm_init_sites");
+	jlm_expect_all_right(test);
+}
+
 static struct kunit_case jlm_cases[] = { KUNIT_CASE(jlm_test_core_keys),
 					 KUNIT_CASE(jlm_test_one_batch),
+					 KUNIT_CASE(jlm_test_load_k_keys),
 					 KUNIT_CASE(jlm_test_load_enabled),
 					 KUNIT_CASE(jlm_test_module_keys),
 					 KUNIT_CASE(jlm_test_init_sites),
