@@ -647,12 +647,13 @@ static bool tp_not_executable(unsigned long va)
 
 /*
  * The queue, written to text that is not executable yet (a module's, at
- * load, before its final protections): no CPU can have fetched or be
- * running any of it, so each site is written whole in one pass, with no
- * int3 and no sync round. The CPUs that later run it do so through a
- * mapping made executable after these writes, as for the rest of the
- * text the loader wrote (Documentation/static-calls.rst). If a site is
- * executable after all, the queue is applied as a batch.
+ * load, before its final protections): no CPU can fetch or be running any
+ * of it, so each site is written whole in one pass, with no int3 and no
+ * sync round. Making it executable afterwards shoots down every CPU's TLB
+ * entries for it (invlpg in an IPI: serializing, after these writes), as
+ * the SDM's cross-modifying rule asks (Documentation/modules.rst, "The
+ * sites of a load"). If a site is executable after all, the queue is
+ * applied as a batch.
  */
 void text_poke_finish_nx(void)
 {
