@@ -22,19 +22,44 @@ static const char *const jlmb_modules[] = {
 	"jlm_base_user",
 };
 
-static struct module *jlmb_load(const char *name)
+/* load_module(name), its instructions in *t: the module, or NULL (said). */
+static struct module *jlmb_timed_load(const char *name, u64 *t)
 {
-	u64 empty = bench_empty_region(), t0, t, jl;
-	char params[64];
+	u64 empty = bench_empty_region(), t0;
 	struct module *mod;
 
 	t0 = bench_cycles();
 	mod = load_module(name);
-	t = bench_cycles() - t0 - empty;
-	if (IS_ERR(mod)) {
-		pr_err("bench: load_module(%s): %ld\n", name, PTR_ERR(mod));
+	*t = bench_cycles() - t0 - empty;
+	if (!IS_ERR(mod))
+		return mod;
+	pr_err("bench: load_module(%s): %ld\n", name, PTR_ERR(mod));
+	return NULL;
+}
+
+/* delete_module(name), its instructions in *t: 0, or its error (said). */
+static int jlmb_timed_delete(const char *name, u64 *t)
+{
+	u64 empty = bench_empty_region(), t0;
+	int ret;
+
+	t0 = bench_cycles();
+	ret = delete_module(name);
+	*t = bench_cycles() - t0 - empty;
+	if (ret)
+		pr_err("bench: delete_module(%s): %d\n", name, ret);
+	return ret;
+}
+
+static struct module *jlmb_load(const char *name)
+{
+	struct module *mod;
+	char params[64];
+	u64 t, jl;
+
+	mod = jlmb_timed_load(name, &t);
+	if (!mod)
 		return NULL;
-	}
 	jl = jump_label_stats.module_add_cycles;
 	snprintf(params, sizeof(params), "module=%s,entries=%u", name,
 		 mod->num_jump_entries);
@@ -48,17 +73,11 @@ static struct module *jlmb_load(const char *name)
 
 static void jlmb_unload(const char *name)
 {
-	u64 empty = bench_empty_region(), t0, t;
 	char params[64];
-	int ret;
+	u64 t;
 
-	t0 = bench_cycles();
-	ret = delete_module(name);
-	t = bench_cycles() - t0 - empty;
-	if (ret) {
-		pr_err("bench: delete_module(%s): %d\n", name, ret);
+	if (jlmb_timed_delete(name, &t))
 		return;
-	}
 	snprintf(params, sizeof(params), "module=%s", name);
 	bench_report("module_unload_insns", params, 100 * t, "insns");
 }
@@ -85,30 +104,18 @@ static void jlmb_keys(unsigned int k)
 {
 	struct text_poke_stats before;
 	char name[16], params[48];
-	u64 empty = bench_empty_region(), t0, t;
-	struct module *mod;
-	int ret;
+	u64 t;
 
 	snprintf(name, sizeof(name), "jlm_keys%u", k);
 	snprintf(params, sizeof(params), "keys=%u", k);
 	before = text_poke_get_stats();
-	t0 = bench_cycles();
-	mod = load_module(name);
-	t = bench_cycles() - t0 - empty;
-	if (IS_ERR(mod)) {
-		pr_err("bench: load_module(%s): %ld\n", name, PTR_ERR(mod));
+	if (!jlmb_timed_load(name, &t))
 		return;
-	}
 	jlmb_report_patching("load", params, &before);
 	bench_report("module_load_keys_insns", params, 100 * t, "insns");
 	before = text_poke_get_stats();
-	t0 = bench_cycles();
-	ret = delete_module(name);
-	t = bench_cycles() - t0 - empty;
-	if (ret) {
-		pr_err("bench: delete_module(%s): %d\n", name, ret);
+	if (jlmb_timed_delete(name, &t))
 		return;
-	}
 	jlmb_report_patching("unload", params, &before);
 	bench_report("module_unload_keys_insns", params, 100 * t, "insns");
 }

@@ -645,16 +645,25 @@ static bool tp_not_executable(unsigned long va)
 	return pte && (*pte & _PAGE_NX);
 }
 
-/*
- * The queue, written to text that is not executable yet (a module's, at
- * load, before its final protections): no CPU can fetch or be running any
- * of it, so each site is written whole in one pass, with no int3 and no
- * sync round. Making it executable afterwards shoots down every CPU's TLB
- * entries for it (invlpg in an IPI: serializing, after these writes), as
- * the SDM's cross-modifying rule asks (Documentation/modules.rst, "The
- * sites of a load"). If a site is executable after all, the queue is
- * applied as a batch.
- */
+/* The same for every page the queue writes: a walk per change of page. */
+static bool tp_queue_not_executable(void)
+{
+	unsigned long page = 1, first, last; /* no page starts at 1 */
+	unsigned int i;
+
+	for (i = 0; i < tp_nr; i++) {
+		first = (unsigned long)tp_vec[i].addr & PAGE_MASK;
+		last = ((unsigned long)tp_vec[i].addr + tp_vec[i].len - 1) &
+		       PAGE_MASK;
+		if (first != page && !tp_not_executable(first))
+			return false;
+		if (last != first && !tp_not_executable(last))
+			return false;
+		page = last;
+	}
+	return true;
+}
+
 void text_poke_finish_nx(void)
 {
 	struct tp_alias alias = {};
@@ -662,21 +671,17 @@ void text_poke_finish_nx(void)
 	unsigned int i;
 
 	lockdep_assert_held(&text_mutex);
-	for (i = 0; i < tp_nr; i++) {
-		if (!tp_not_executable((unsigned long)tp_vec[i].addr) ||
-		    !tp_not_executable((unsigned long)tp_vec[i].addr +
-				       tp_vec[i].len - 1)) {
-			text_poke_finish();
-			return;
-		}
-	}
 	if (!tp_nr)
 		return;
-	if (tp_unsorted)
-		sort(tp_vec, tp_nr, sizeof(*tp_vec), tp_cmp, NULL);
+	if (!tp_queue_not_executable()) {
+		text_poke_finish();
+		return;
+	}
+	/* No int3 handler searches this queue: it need not be sorted. */
 	local_irq_save(flags);
 	for (i = 0; i < tp_nr; i++)
-		text_insn_copy(tp_alias_map(&alias, (unsigned long)tp_vec[i].addr,
+		text_insn_copy(tp_alias_map(&alias,
+					    (unsigned long)tp_vec[i].addr,
 					    tp_vec[i].len),
 			       tp_vec[i].opcode, tp_vec[i].len);
 	tp_alias_unmap(&alias);
