@@ -660,10 +660,12 @@ static void cht_test_alone_keys(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, a.wrong, 0U);
 		if (!jl)
 			continue;
-		KUNIT_EXPECT_EQ(test, text_poke_get_stats().batches - st.batches,
+		KUNIT_EXPECT_EQ(test,
+				text_poke_get_stats().batches - st.batches,
 				num_online_cpus() == 1 ? 1UL : 0UL);
 		KUNIT_EXPECT_EQ(test,
-				text_poke_get_stats().sync_rounds - st.sync_rounds,
+				text_poke_get_stats().sync_rounds -
+					st.sync_rounds,
 				num_online_cpus() == 1 ? 3UL : 0UL);
 		if (num_online_cpus() == 1)
 			KUNIT_EXPECT_EQ(test,

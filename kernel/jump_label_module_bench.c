@@ -90,8 +90,8 @@ static void jlmb_report_patching(const char *what, const char *params,
 	char name[48];
 
 	snprintf(name, sizeof(name), "module_%s_sync_rounds", what);
-	bench_report(name, params, 100 * (now.sync_rounds - before->sync_rounds),
-		     "rounds");
+	bench_report(name, params,
+		     100 * (now.sync_rounds - before->sync_rounds), "rounds");
 	snprintf(name, sizeof(name), "module_%s_batches", what);
 	bench_report(name, params, 100 * (now.batches - before->batches),
 		     "batches");

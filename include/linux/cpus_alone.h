@@ -25,9 +25,9 @@
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
 
-#define DEFINE_STATIC_KEY_CPUS_ALONE(name)                                  \
-	DEFINE_STATIC_KEY_FALSE(name);                                      \
-	static struct static_key *const __cpus_alone_key_##name __used     \
+#define DEFINE_STATIC_KEY_CPUS_ALONE(name)                             \
+	DEFINE_STATIC_KEY_FALSE(name);                                 \
+	static struct static_key *const __cpus_alone_key_##name __used \
 		__section("__cpus_alone_keys") = &(name).key
 
 /* The CPUHP_CPUS_ALONE_PREPARE callbacks (kernel/cpu.c's table). */

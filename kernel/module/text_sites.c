@@ -18,9 +18,10 @@
  *
  * The final protections (text RX) come after this, so the CPUs that run
  * the module's text first see it executable with every site set: the
- * sites are written as the relocations were. Unloading writes nothing of
- * its text: it only unlinks (jump_label_module_del(),
- * static_call_module_del()).
+ * sites are written as the relocations were (Documentation/modules.rst,
+ * "The sites of a load", has why the SDM allows it). Unloading only
+ * unlinks them (jump_label_module_del(), static_call_module_del()): it
+ * writes text only for what the module left behind.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>

@@ -20,13 +20,13 @@ static int jlm_keys_add1(int x)
 DEFINE_STATIC_CALL(jlm_keys_call, jlm_keys_add1);
 
 /* Key n, and a function with a site on it and a static call site. */
-#define JLM_KEY(n)                                                     \
-	static DEFINE_STATIC_KEY_FALSE(jlm_keys_key##n);               \
-	static noinline int jlm_keys_site##n(int x)                    \
-	{                                                              \
-		if (static_branch_unlikely(&jlm_keys_key##n))          \
-			return -1;                                     \
-		return static_call(jlm_keys_call)(x);                  \
+#define JLM_KEY(n)                                            \
+	static DEFINE_STATIC_KEY_FALSE(jlm_keys_key##n);      \
+	static noinline int jlm_keys_site##n(int x)           \
+	{                                                     \
+		if (static_branch_unlikely(&jlm_keys_key##n)) \
+			return -1;                            \
+		return static_call(jlm_keys_call)(x);         \
 	}
 #define JLM_KEY4(n) JLM_KEY(n##0) JLM_KEY(n##1) JLM_KEY(n##2) JLM_KEY(n##3)
 #define JLM_KEY16(n) JLM_KEY4(n##0) JLM_KEY4(n##1) JLM_KEY4(n##2) JLM_KEY4(n##3)
@@ -36,6 +36,9 @@ DEFINE_STATIC_CALL(jlm_keys_call, jlm_keys_add1);
 #define JLM_CALL16(n) \
 	JLM_CALL4(n##0) JLM_CALL4(n##1) JLM_CALL4(n##2) JLM_CALL4(n##3)
 
+#define JLM_KEY64 JLM_KEY16(0) JLM_KEY16(1) JLM_KEY16(2) JLM_KEY16(3)
+#define JLM_CALL64 JLM_CALL16(0) JLM_CALL16(1) JLM_CALL16(2) JLM_CALL16(3)
+
 #if JLM_KEYS == 1
 JLM_KEY(0)
 static int (*const jlm_keys_sites[])(int) = { JLM_CALL(0) };
@@ -43,10 +46,8 @@ static int (*const jlm_keys_sites[])(int) = { JLM_CALL(0) };
 JLM_KEY16(0)
 static int (*const jlm_keys_sites[])(int) = { JLM_CALL16(0) };
 #elif JLM_KEYS == 64
-JLM_KEY16(0) JLM_KEY16(1) JLM_KEY16(2) JLM_KEY16(3)
-static int (*const jlm_keys_sites[])(int) = { JLM_CALL16(0) JLM_CALL16(1)
-						      JLM_CALL16(2)
-							      JLM_CALL16(3) };
+JLM_KEY64
+static int (*const jlm_keys_sites[])(int) = { JLM_CALL64 };
 #else
 #error "JLM_KEYS is 1, 16 or 64"
 #endif
