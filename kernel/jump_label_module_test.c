@@ -634,9 +634,72 @@ static void jlm_test_load_k_keys(struct kunit *test)
 	jlm_expect_all_right(test);
 }
 
+/* jlm_test_load_nomem's hook: memory runs out at one step of a load. */
+static unsigned int jlm_fail_step;
+
+static void jlm_fail_hook(unsigned int step)
+{
+	if (step == jlm_fail_step)
+		kmalloc_fail_next(1);
+}
+
+/*
+ * Loads jlm_keys16 with its next allocation failing at step: -ENOMEM (a
+ * few tries: another CPU may take the failure), nothing written, nothing
+ * linked, the module gone.
+ */
+static void jlm_expect_load_nomem(struct kunit *test, unsigned int step)
+{
+	struct text_poke_stats before;
+	struct module *mod = NULL;
+	unsigned int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		before = text_poke_stats;
+		jlm_fail_step = step;
+		module_text_sites_test_hook = jlm_fail_hook;
+		mod = load_module("jlm_keys16");
+		module_text_sites_test_hook = NULL;
+		kmalloc_fail_next(0);
+		if (IS_ERR(mod))
+			break;
+		jlm_unload(test, "jlm_keys16");
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, IS_ERR(mod), "step %u: loaded %u times",
+			      step, tries);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), (long)-ENOMEM);
+	KUNIT_EXPECT_FALSE(test, jlm_module("jlm_keys16"));
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 0);
+	KUNIT_EXPECT_FALSE(test, static_key_linked(&jlm_core_false.key));
+}
+
+/*
+ * Out of memory while a load links its static calls, or its keys (its
+ * calls linked by then): refused, every key, call and site as before,
+ * kmalloc as before; the next load of it works.
+ */
+static void jlm_test_load_nomem(struct kunit *test)
+{
+	struct kunit_mem before, after;
+
+	jlm_expect_load_k_keys(test, 16); /* fills kmalloc's caches */
+	rcu_barrier();
+	kunit_mem_snapshot(&before);
+	if (IS_ENABLED(CONFIG_STATIC_CALL))
+		jlm_expect_load_nomem(test, 0);
+	jlm_expect_load_nomem(test, 1);
+	rcu_barrier();
+	kunit_mem_snapshot(&after);
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects);
+	KUNIT_EXPECT_EQ(test, after.bytes, before.bytes);
+	jlm_expect_load_k_keys(test, 16);
+	jlm_expect_all_right(test);
+}
+
 static struct kunit_case jlm_cases[] = { KUNIT_CASE(jlm_test_core_keys),
 					 KUNIT_CASE(jlm_test_one_batch),
 					 KUNIT_CASE(jlm_test_load_k_keys),
+					 KUNIT_CASE(jlm_test_load_nomem),
 					 KUNIT_CASE(jlm_test_load_enabled),
 					 KUNIT_CASE(jlm_test_module_keys),
 					 KUNIT_CASE(jlm_test_init_sites),

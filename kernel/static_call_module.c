@@ -260,8 +260,12 @@ int __static_call_module_add(struct module *mod)
 	ret = sc_resolve_keys(mod);
 	if (!ret)
 		ret = sc_check_module(mod);
-	if (!ret)
+	if (!ret) {
 		ret = sc_link_mod(mod);
+		if (ret)
+			pr_err("module %s: static_call: out of memory linking its calls\n",
+			       mod->name);
+	}
 	if (ret) {
 		mod->num_static_call_sites = 0;
 		static_call_module_free(mod);

@@ -360,6 +360,12 @@ extern struct module __this_module;
 int jump_label_module_prepare(struct module *mod);
 int __jump_label_module_add(struct module *mod);
 void __jump_label_module_del(struct module *mod);
+
+/*
+ * For tests: called by a load with every lock of its sites' write held,
+ * before it links its static calls (0) and before it links its keys (1).
+ */
+extern void (*module_text_sites_test_hook)(unsigned int step);
 void jump_label_module_init_done(struct module *mod);
 void jump_label_module_del(struct module *mod);
 /* After exit: runs the pending dec of each deferred key mod defines. */

@@ -36,6 +36,14 @@
 #include "internal.h"
 #include "../static_call_internal.h"
 
+void (*module_text_sites_test_hook)(unsigned int step);
+
+static void module_text_sites_step(unsigned int step)
+{
+	if (module_text_sites_test_hook)
+		module_text_sites_test_hook(step);
+}
+
 int module_set_text_sites(struct module *mod)
 {
 	u64 t0 = get_cycles();
@@ -49,8 +57,10 @@ int module_set_text_sites(struct module *mod)
 	jump_label_lock();
 	mutex_lock(&static_call_mutex);
 	mutex_lock(&text_mutex);
+	module_text_sites_step(0);
 	ret = __static_call_module_add(mod);
 	if (!ret) {
+		module_text_sites_step(1);
 		ret = __jump_label_module_add(mod);
 		if (ret)
 			__static_call_module_unlink(mod);
