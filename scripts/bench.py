@@ -147,6 +147,7 @@ EXPECTED = {
     + PIPE_FIGURES,
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
 }
+EXPECTED['y'] += bench_module_load.EXPECTED
 DROPPED = {'y-smp': ('flip_insns',)}
 
 # The host-side figures, measured in these runs' images.
