@@ -22,6 +22,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/cpus_alone.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/lockorder.h>
@@ -257,6 +258,8 @@ static int takedown_cpu(unsigned int cpu);
 static struct cpuhp_step cpuhp_steps[CPUHP_ONLINE + 1] = {
 	[CPUHP_TIMERS_PREPARE] = { "timers", timers_prepare_cpu,
 				   timers_dead_cpu },
+	[CPUHP_CPUS_ALONE_PREPARE] = { "cpus_alone", cpus_alone_prepare_cpu,
+				       cpus_alone_dead_cpu },
 	[CPUHP_BRINGUP_CPU] = { "bringup", arch_cpu_up, takedown_cpu },
 	[CPUHP_AP_ACTIVE] = { "sched", sched_cpu_activate,
 			      sched_cpu_deactivate },

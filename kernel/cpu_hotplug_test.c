@@ -13,18 +13,23 @@
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpus_alone.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/jump_label_ratelimit.h>
+#include <linux/jump_label_arch.h>
+#include <linux/jump_label_table.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/text-patching.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <asm/pgtable.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
 
@@ -582,6 +587,116 @@ static void cht_test_stress(struct kunit *test)
 	static_branch_disable(&cht_key);
 }
 
+/* The keys of <linux/cpus_alone.h>: how many are on, and their sites. */
+struct cht_alone {
+	unsigned int on, count_one, sites, wrong;
+};
+
+#ifdef CONFIG_JUMP_LABEL
+static int cht_alone_site(struct jump_entry *entry, struct module *mod,
+			  void *data)
+{
+	struct cht_alone *a = data;
+	bool enabled = static_key_enabled(jump_entry_key(entry));
+
+	a->sites++;
+	a->wrong += !arch_jump_label_site_holds(
+		entry, enabled ^ jump_entry_is_branch(entry));
+	return 0;
+}
+#endif
+
+static struct cht_alone cht_alone_keys(void)
+{
+	struct cht_alone a = {};
+	struct static_key *key;
+	unsigned int i;
+
+	for (i = 0; (key = cpus_alone_key(i)); i++) {
+		a.on += static_key_enabled(key);
+		a.count_one += static_key_count(key) == 1;
+#ifdef CONFIG_JUMP_LABEL
+		static_key_for_each_site(key, cht_alone_site, &a);
+#endif
+	}
+	return a;
+}
+
+static void cht_count_call(void *info)
+{
+	atomic_inc(info);
+}
+
+/*
+ * The keys of <linux/cpus_alone.h> with CPUs 1..n-1 going down, then up
+ * again: on once CPU0 is alone, off before a second CPU starts, each time
+ * all of them in one batch (three sync rounds) from the hotplug callback,
+ * with no batch for the CPUs in between; meanwhile their users (a cross
+ * call, a TLB shootdown) work.
+ */
+static void cht_test_alone_keys(struct kunit *test)
+{
+	unsigned int n = cpus_alone_keys_count(), cpus = 0, cpu;
+	bool jl = IS_ENABLED(CONFIG_JUMP_LABEL);
+	struct text_poke_stats st;
+	struct cht_alone a;
+	atomic_t calls;
+
+	KUNIT_ASSERT_GE(test, n, 2U);
+	a = cht_alone_keys();
+	KUNIT_EXPECT_EQ(test, a.on, 0U);
+	KUNIT_EXPECT_EQ(test, a.wrong, 0U);
+	if (jl)
+		KUNIT_EXPECT_GE(test, a.sites, n);
+	for (cpu = NR_CPUS - 1; cpu >= 1; cpu--) {
+		if (!cpu_online(cpu))
+			continue;
+		st = text_poke_get_stats();
+		KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+		cpus++;
+		a = cht_alone_keys();
+		KUNIT_EXPECT_EQ(test, a.on, num_online_cpus() == 1 ? n : 0);
+		KUNIT_EXPECT_EQ(test, a.count_one, a.on);
+		KUNIT_EXPECT_EQ(test, a.wrong, 0U);
+		if (!jl)
+			continue;
+		KUNIT_EXPECT_EQ(test,
+				text_poke_get_stats().batches - st.batches,
+				num_online_cpus() == 1 ? 1UL : 0UL);
+		KUNIT_EXPECT_EQ(test,
+				text_poke_get_stats().sync_rounds -
+					st.sync_rounds,
+				num_online_cpus() == 1 ? 3UL : 0UL);
+		if (num_online_cpus() == 1)
+			KUNIT_EXPECT_EQ(test,
+					text_poke_get_stats().sites - st.sites,
+					(unsigned long)a.sites);
+	}
+	KUNIT_ASSERT_EQ(test, num_online_cpus(), 1U);
+	atomic_set(&calls, 0);
+	on_each_cpu(cht_count_call, &calls, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&calls), 1);
+	flush_tlb_all();
+	for (cpu = 1; cpu < NR_CPUS && cpus; cpu++) {
+		if (!cpu_possible(cpu) || cpu_online(cpu))
+			continue;
+		st = text_poke_get_stats();
+		KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+		cpus--;
+		a = cht_alone_keys();
+		KUNIT_EXPECT_EQ(test, a.on, 0U);
+		KUNIT_EXPECT_EQ(test, a.wrong, 0U);
+		if (jl)
+			KUNIT_EXPECT_EQ(test,
+					text_poke_get_stats().sync_rounds -
+						st.sync_rounds,
+					num_online_cpus() == 2 ? 3UL : 0UL);
+	}
+	atomic_set(&calls, 0);
+	on_each_cpu(cht_count_call, &calls, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&calls), (int)num_online_cpus());
+}
+
 static struct kunit_case cht_cases[] = {
 	KUNIT_CASE(cht_test_bad_requests),
 	KUNIT_CASE(cht_test_down_up),
@@ -591,6 +706,7 @@ static struct kunit_case cht_cases[] = {
 	KUNIT_CASE(cht_test_callbacks),
 	KUNIT_CASE(cht_test_deferred_key),
 	KUNIT_CASE(cht_test_stress),
+	KUNIT_CASE(cht_test_alone_keys),
 	{}
 };
 

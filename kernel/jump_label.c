@@ -704,9 +704,18 @@ int jump_label_text_reserved(void *start, void *end)
 }
 
 /* Sites are plain tests: a module's __jump_table is empty. */
-int jump_label_module_add(struct module *mod)
+int jump_label_module_prepare(struct module *mod)
 {
 	return 0;
+}
+
+int __jump_label_module_add(struct module *mod)
+{
+	return 0;
+}
+
+void __jump_label_module_del(struct module *mod)
+{
 }
 
 void jump_label_module_init_done(struct module *mod)

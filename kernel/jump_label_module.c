@@ -12,7 +12,6 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/timex.h>
 #include <asm/module.h>
 #include "jump_label_internal.h"
 
@@ -453,64 +452,62 @@ static int jump_label_module_link(struct module *mod)
 	return 0;
 }
 
-/* Every site holds the JMP: one batch turns those whose key wants a NOP. */
-static void jump_label_module_set(struct module *mod)
+/* Every site holds the JMP: queues those whose key wants a NOP. */
+static void jump_label_module_queue(struct module *mod)
 {
 	struct jump_entry *iter;
 
-	mutex_lock(&text_mutex);
 	for (iter = mod->jump_entries;
 	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
 		if (jump_label_type(iter) == JUMP_LABEL_NOP)
 			arch_jump_label_transform_queue(iter, JUMP_LABEL_NOP);
-	arch_jump_label_transform_apply();
-	mutex_unlock(&text_mutex);
 }
 
-int jump_label_module_add(struct module *mod)
+int jump_label_module_prepare(struct module *mod)
 {
-	struct jump_entry *start = mod->jump_entries;
-	struct jump_label_module *jm;
-	u64 t0 = get_cycles();
 	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&module_mutex);
-	jump_label_stats.module_add_cycles = 0;
-	if (!mod->num_jump_entries)
-		return 0;
 	/* In the file's order, so that the index means something. */
 	for (i = 0; i < mod->num_jump_entries; i++) {
-		ret = jump_label_module_check(mod, start + i, i);
+		ret = jump_label_module_check(mod, mod->jump_entries + i, i);
 		if (ret)
 			return ret;
 	}
-	ret = jump_label_module_check_sites(mod);
-	if (ret)
-		return ret;
+	return mod->num_jump_entries ? jump_label_module_check_sites(mod) : 0;
+}
+
+int __jump_label_module_add(struct module *mod)
+{
+	struct jump_entry *start = mod->jump_entries;
+	struct jump_label_module *jm;
+	int ret;
+
+	lockdep_assert_held(&jump_label_mutex);
+	lockdep_assert_held(&text_mutex);
+	if (!mod->num_jump_entries)
+		return 0;
 	jm = kzalloc(sizeof(*jm), GFP_KERNEL);
 	if (!jm)
-		return -ENOMEM;
+		goto out_nomem;
 	jm->mod = mod;
-	cpus_read_lock();
-	jump_label_lock();
 	jump_label_sort_entries(start, start + mod->num_jump_entries);
 	ret = jump_label_module_link(mod);
-	if (!ret) {
-		jump_label_module_set(mod);
-		list_add_tail(&jm->list, &jump_label_modules);
-		jump_label_stats.modules++;
-		jump_label_stats.module_entries += mod->num_jump_entries;
-		jump_label_stats.module_add_cycles = get_cycles() - t0;
-	}
-	jump_label_unlock();
-	cpus_read_unlock();
 	if (ret) {
 		kfree(jm);
-		pr_err("module %s: jump_label: out of memory linking its keys\n",
-		       mod->name);
+		goto out_nomem;
 	}
-	return ret;
+	jump_label_module_queue(mod);
+	list_add_tail(&jm->list, &jump_label_modules);
+	jump_label_stats.modules++;
+	jump_label_stats.module_entries += mod->num_jump_entries;
+	return 0;
+
+out_nomem:
+	pr_err("module %s: jump_label: out of memory linking its keys\n",
+	       mod->name);
+	return -ENOMEM;
 }
 
 void jump_label_module_init_done(struct module *mod)
@@ -521,15 +518,13 @@ void jump_label_module_init_done(struct module *mod)
 	jump_label_unlock();
 }
 
-void jump_label_module_del(struct module *mod)
+void __jump_label_module_del(struct module *mod)
 {
 	struct jump_label_module *jm;
 
-	lockdep_assert_held(&module_mutex);
+	lockdep_assert_held(&jump_label_mutex);
 	if (!mod->num_jump_entries)
 		return;
-	cpus_read_lock();
-	jump_label_lock();
 	jump_label_module_unlink(mod, mod->jump_entries + mod->num_jump_entries);
 	list_for_each_entry(jm, &jump_label_modules, list) {
 		if (jm->mod == mod) {
@@ -540,6 +535,16 @@ void jump_label_module_del(struct module *mod)
 			break;
 		}
 	}
+}
+
+void jump_label_module_del(struct module *mod)
+{
+	lockdep_assert_held(&module_mutex);
+	if (!mod->num_jump_entries)
+		return;
+	cpus_read_lock();
+	jump_label_lock();
+	__jump_label_module_del(mod);
 	jump_label_unlock();
 	cpus_read_unlock();
 }

@@ -554,8 +554,152 @@ static void jlm_test_race(struct kunit *test)
 	jlm_expect_all_right(test);
 }
 
+/*
+ * A module with K keys of its own (jlm_keysK: a site on each, one on
+ * jlm_core_false, a static call site per key): its load writes every
+ * site that must change -- K + 1 jump-label sites and K call sites -- in
+ * one pass, while its text is not executable yet: no batch, no sync
+ * round, whatever K (it was two batches, six rounds). Its unload writes
+ * nothing. A flip of one of its keys afterwards is a batch as any other.
+ * With jlm_core_false enabled, its site is left as the JMP it came with.
+ */
+static void jlm_expect_load_k_keys(struct kunit *test, unsigned int k)
+{
+	unsigned int calls = IS_ENABLED(CONFIG_STATIC_CALL) ? k : 0;
+	bool core = static_key_enabled(&jlm_core_false);
+	struct text_poke_stats before = text_poke_stats;
+	unsigned int i, wrong = 0;
+	struct static_key *own;
+	struct module *mod;
+	char name[16];
+
+	snprintf(name, sizeof(name), "jlm_keys%u", k);
+	mod = load_module(name);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mod), "load_module(%s): %ld", name,
+			       IS_ERR(mod) ? PTR_ERR(mod) : 0L);
+	KUNIT_EXPECT_EQ(test, mod->num_jump_entries, k + 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - before.batches, 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites,
+			k + !core + calls);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites,
+			k + !core + calls);
+	for (i = 0; i < mod->num_jump_entries; i++)
+		wrong += jlm_sites(jump_entry_key(&mod->jump_entries[i]), mod)
+				 .wrong;
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(&jlm_core_false.key, mod).sites, 1);
+
+	/* Its text is executable now: a flip of its own key is a batch. */
+	own = jump_entry_key(&mod->jump_entries[0]);
+	if (own == &jlm_core_false.key)
+		own = jump_entry_key(&mod->jump_entries[1]);
+	before = text_poke_stats;
+	static_key_enable(own);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - before.batches, 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			3);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(own, mod).wrong, 0);
+
+	before = text_poke_stats;
+	jlm_unload(test, name);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 0);
+	KUNIT_EXPECT_EQ(test, jlm_sites(&jlm_core_false.key, NULL).in_modules,
+			0);
+}
+
+static void jlm_test_load_k_keys(struct kunit *test)
+{
+	struct text_poke_stats before;
+
+	jlm_expect_load_k_keys(test, 1);
+	jlm_expect_load_k_keys(test, 16);
+	jlm_expect_load_k_keys(test, 64);
+	static_branch_enable(&jlm_core_false);
+	jlm_expect_load_k_keys(test, 16);
+	static_branch_disable(&jlm_core_false);
+	/* Init-text sites are dropped after init without a round either. */
+	before = text_poke_stats;
+	KUNIT_ASSERT_TRUE(test, jlm_load(test, "jlm_init_sites"));
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - before.sync_rounds,
+			0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - before.nx_sites,
+			text_poke_stats.sites - before.sites);
+	jlm_unload(test, "jlm_init_sites");
+	jlm_expect_all_right(test);
+}
+
+/* jlm_test_load_nomem's hook: memory runs out at one step of a load. */
+static unsigned int jlm_fail_step;
+
+static void jlm_fail_hook(unsigned int step)
+{
+	if (step == jlm_fail_step)
+		kmalloc_fail_next(1);
+}
+
+/*
+ * Loads jlm_keys16 with its next allocation failing at step: -ENOMEM (a
+ * few tries: another CPU may take the failure), nothing written, nothing
+ * linked, the module gone.
+ */
+static void jlm_expect_load_nomem(struct kunit *test, unsigned int step)
+{
+	struct text_poke_stats before;
+	struct module *mod = NULL;
+	unsigned int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		before = text_poke_stats;
+		jlm_fail_step = step;
+		module_text_sites_test_hook = jlm_fail_hook;
+		mod = load_module("jlm_keys16");
+		module_text_sites_test_hook = NULL;
+		kmalloc_fail_next(0);
+		if (IS_ERR(mod))
+			break;
+		jlm_unload(test, "jlm_keys16");
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, IS_ERR(mod), "step %u: loaded %u times",
+			      step, tries);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), (long)-ENOMEM);
+	KUNIT_EXPECT_FALSE(test, jlm_module("jlm_keys16"));
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - before.sites, 0);
+	KUNIT_EXPECT_FALSE(test, static_key_linked(&jlm_core_false.key));
+}
+
+/*
+ * Out of memory while a load links its static calls, or its keys (its
+ * calls linked by then): refused, every key, call and site as before,
+ * kmalloc as before; the next load of it works.
+ */
+static void jlm_test_load_nomem(struct kunit *test)
+{
+	struct kunit_mem before, after;
+
+	jlm_expect_load_k_keys(test, 16); /* fills kmalloc's caches */
+	rcu_barrier();
+	kunit_mem_snapshot(&before);
+	if (IS_ENABLED(CONFIG_STATIC_CALL))
+		jlm_expect_load_nomem(test, 0);
+	jlm_expect_load_nomem(test, 1);
+	rcu_barrier();
+	kunit_mem_snapshot(&after);
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects);
+	KUNIT_EXPECT_EQ(test, after.bytes, before.bytes);
+	jlm_expect_load_k_keys(test, 16);
+	jlm_expect_all_right(test);
+}
+
 static struct kunit_case jlm_cases[] = { KUNIT_CASE(jlm_test_core_keys),
 					 KUNIT_CASE(jlm_test_one_batch),
+					 KUNIT_CASE(jlm_test_load_k_keys),
+					 KUNIT_CASE(jlm_test_load_nomem),
 					 KUNIT_CASE(jlm_test_load_enabled),
 					 KUNIT_CASE(jlm_test_module_keys),
 					 KUNIT_CASE(jlm_test_init_sites),

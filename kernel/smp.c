@@ -35,6 +35,7 @@
 
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/cpus_alone.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
@@ -48,6 +49,12 @@
 #define CSD_FLAG_SYNC 2 /* the sender waits: unlock after func returns */
 #define CSD_FLAG_WAKE 4 /* the sender halts: interrupt it on unlock */
 #define CSD_SPIN_US 20 /* how long a waiter spins before it halts */
+
+/*
+ * One CPU online, none coming: a call of "the others" calls nobody. Off,
+ * the loop below finds the same (it skips this CPU and offline ones).
+ */
+DEFINE_STATIC_KEY_CPUS_ALONE(smp_call_alone);
 
 typedef struct call_single_data {
 	struct call_single_data *next;
@@ -229,7 +236,7 @@ static void smp_call_mask(const struct cpumask *mask, smp_call_func_t func,
 	unsigned long flags;
 
 	/* The caller's CPU is online: alone, it has nobody to call. */
-	if (num_online_cpus() == 1) {
+	if (static_branch_unlikely(&smp_call_alone)) {
 		local_irq_save(flags);
 		if (self && cpumask_test_cpu(smp_processor_id(), mask))
 			func(info);

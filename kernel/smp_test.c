@@ -11,6 +11,7 @@
  * and fails the case instead of hanging the boot.
  */
 #include <linux/atomic.h>
+#include <linux/cpus_alone.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
@@ -94,6 +95,26 @@ static void smp_test_all_online(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smp_processor_id(), 0);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	kunit_info(test, "%u CPUs online", num_online_cpus());
+}
+
+/*
+ * The keys of <linux/cpus_alone.h> (smp_call_mask()'s among them) are on
+ * exactly when this CPU is alone, as boot left them (one_cpu: on); the
+ * cross calls that use them reach every online CPU either way.
+ */
+static void smp_test_alone_keys(struct kunit *test)
+{
+	bool alone = num_online_cpus() == 1;
+	struct static_key *key;
+	unsigned int i;
+
+	KUNIT_EXPECT_GE(test, cpus_alone_keys_count(), 2U);
+	for (i = 0; (key = cpus_alone_key(i)); i++)
+		KUNIT_EXPECT_EQ_MSG(test, static_key_enabled(key), alone,
+				    "key %u (%pS)", i, key);
+	smp_test_reset();
+	on_each_cpu(smp_test_hit, NULL, 1);
+	KUNIT_EXPECT_EQ(test, smp_test_sum(&smp_test_hits), num_online_cpus());
 }
 
 static void smp_test_on_each_cpu(struct kunit *test)
@@ -551,6 +572,7 @@ static void smp_test_ipi_stats(struct kunit *test)
 static struct kunit_case smp_test_cases[] = {
 	KUNIT_CASE(smp_test_all_online),
 	KUNIT_CASE(smp_test_on_each_cpu),
+	KUNIT_CASE(smp_test_alone_keys),
 	KUNIT_CASE(smp_test_call_single),
 	KUNIT_CASE(smp_test_call_function_skips_self),
 	KUNIT_CASE(smp_test_wait),

@@ -41,13 +41,18 @@ struct static_call_key *static_call_tramp_key(void *tramp);
 /*
  * The module loader's steps (kernel/module/main.c): at step 6 the sites
  * are found in the relocations and checked (0 or -ENOEXEC after a line);
- * at step 8, under module_mutex, they join their keys and are set, in one
- * batch (0 or -errno after a line, nothing left behind); before the init
- * text is freed its sites go; after exit or a failed init, all go.
+ * at step 8, under module_mutex, static_call_mutex and text_mutex, add
+ * resolves, checks and links them to their keys (0 or -errno after a
+ * line, nothing left behind) and queue queues each site's instruction in
+ * the loader's one write of its text sites (kernel/module/text_sites.c);
+ * unlink undoes add; before the init text is freed its sites go; after
+ * exit or a failed init, all go.
  */
 struct load_info;
 int static_call_module_find(struct load_info *info, struct module *mod);
-int static_call_module_add(struct module *mod);
+int __static_call_module_add(struct module *mod);
+void __static_call_module_queue(struct module *mod);
+void __static_call_module_unlink(struct module *mod);
 void static_call_module_init_done(struct module *mod);
 void static_call_module_del(struct module *mod);
 /* Frees what find() allocated (also when add() was never reached). */

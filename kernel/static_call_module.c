@@ -250,39 +250,48 @@ static void sc_note_own_keys(struct module *mod)
 			(void *)((unsigned long)&tk[i].key + tk[i].key));
 }
 
-int static_call_module_add(struct module *mod)
+int __static_call_module_add(struct module *mod)
 {
-	struct static_call_msite *s = mod->static_call_sites;
-	unsigned int i, nr = mod->num_static_call_sites;
 	int ret;
 
-	mutex_lock(&static_call_mutex);
+	lockdep_assert_held(&static_call_mutex);
+	lockdep_assert_held(&text_mutex);
 	sc_note_own_keys(mod);
-	mutex_unlock(&static_call_mutex);
-	if (!nr)
+	if (!mod->num_static_call_sites)
 		return 0;
-	cpus_read_lock();
-	mutex_lock(&static_call_mutex);
-	mutex_lock(&text_mutex);
 	ret = sc_resolve_keys(mod);
 	if (!ret)
 		ret = sc_check_module(mod);
-	if (!ret)
-		ret = sc_link_mod(mod);
 	if (!ret) {
-		for (i = 0; i < nr; i++)
-			arch_static_call_queue(s[i].addr, s[i].key->func,
-					       s[i].tail);
-		arch_static_call_apply();
+		ret = sc_link_mod(mod);
+		if (ret)
+			pr_err("module %s: static_call: out of memory linking its calls\n",
+			       mod->name);
 	}
-	mutex_unlock(&text_mutex);
-	mutex_unlock(&static_call_mutex);
-	cpus_read_unlock();
 	if (ret) {
 		mod->num_static_call_sites = 0;
 		static_call_module_free(mod);
 	}
 	return ret;
+}
+
+void __static_call_module_queue(struct module *mod)
+{
+	struct static_call_msite *s = mod->static_call_sites;
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	for (i = 0; i < mod->num_static_call_sites; i++)
+		arch_static_call_queue(s[i].addr, s[i].key->func, s[i].tail);
+}
+
+void __static_call_module_unlink(struct module *mod)
+{
+	lockdep_assert_held(&static_call_mutex);
+	if (!mod->static_call_sites)
+		return;
+	sc_unlink_mod(mod);
+	static_call_module_free(mod);
 }
 
 void static_call_module_init_done(struct module *mod)
@@ -326,9 +335,8 @@ void static_call_module_del(struct module *mod)
 	if (!mod->static_call_sites)
 		return;
 	mutex_lock(&static_call_mutex);
-	sc_unlink_mod(mod);
+	__static_call_module_unlink(mod);
 	mutex_unlock(&static_call_mutex);
-	static_call_module_free(mod);
 }
 
 void static_call_module_free(struct module *mod)

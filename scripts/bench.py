@@ -76,6 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_boot  # noqa: E402
 import bench_footprint  # noqa: E402
 import bench_static_call  # noqa: E402
+import bench_module_load  # noqa: E402
 import bench_user  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -146,6 +147,7 @@ EXPECTED = {
     + PIPE_FIGURES,
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
 }
+EXPECTED['y'] += bench_module_load.EXPECTED
 DROPPED = {'y-smp': ('flip_insns',)}
 
 # The host-side figures, measured in these runs' images.
@@ -184,6 +186,7 @@ GROUPS = (
         'user_getppid_insns', 'user_pipe_roundtrip_insns',
         'user_schedstats_flip_insns', 'boot_first_user_insns')),
 ) + bench_footprint.GROUPS + bench_static_call.GROUPS
+GROUPS += bench_module_load.GROUPS
 COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
 
 FLIP_SITES = (1, 4, 56, 256, 1024)

@@ -167,6 +167,16 @@ ROWS = (
     Row('`module_unload_insns`: the same modules', 'module_unload_insns',
         y=('module=jlm_core_user', 'module=jlm_base',
            'module=jlm_base_user')),
+    Row('`module_load_sync_rounds`: load a module with 1 / 16 / 64 keys '
+        '(jlm_keysK: a site per key, one on a kernel key, a static call '
+        'site per key)', 'module_load_sync_rounds',
+        y=('keys=1', 'keys=16', 'keys=64')),
+    Row('`module_load_sites`: sites that load writes, the same',
+        'module_load_sites', y=('keys=1', 'keys=16', 'keys=64')),
+    Row('`module_load_keys_insns`: that load, whole, the same',
+        'module_load_keys_insns', y=('keys=1', 'keys=16', 'keys=64')),
+    Row('`module_unload_sync_rounds`: its unload, the same',
+        'module_unload_sync_rounds', y=('keys=1', 'keys=16', 'keys=64')),
     Row('`user_pipe_roundtrip_insns`: two processes, two pipes, one CPU '
         '(perf bench sched pipe), schedstats off / on',
         'user_pipe_roundtrip_insns',

@@ -22,6 +22,7 @@
 enum cpuhp_state {
 	CPUHP_OFFLINE,
 	CPUHP_TIMERS_PREPARE, /* an empty wheel / the dead CPU's timers move */
+	CPUHP_CPUS_ALONE_PREPARE, /* <linux/cpus_alone.h>: off / on if alone */
 	CPUHP_BRINGUP_CPU, /* the CPU starts, or stops and is parked */
 	CPUHP_AP_ONLINE_DYN, /* cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, ...) */
 	CPUHP_AP_ONLINE_DYN_END = CPUHP_AP_ONLINE_DYN + 7,

@@ -163,7 +163,7 @@ struct jump_label_stats {
 	unsigned int modules;
 	unsigned int module_entries;
 	unsigned int module_links;
-	u64 module_add_cycles;	/* the last jump_label_module_add(), cycles */
+	u64 module_add_cycles;	/* the last module_set_text_sites(), cycles */
 };
 
 extern struct jump_label_stats jump_label_stats;

@@ -371,18 +371,29 @@ extern struct module __this_module;
 
 /*
  * The jump-label hooks of the loader (kernel/jump_label_module.c), called
- * with module_mutex held (they assert it). add: after the module's memory
- * has its final protections and before init: checks every entry (site in
- * the module's text holding the JMP the assembler emitted, key in kernel
- * or module data), sorts its table, links its keys and sets each site to
- * its key's state in one batch. It returns 0, or after a message naming
- * the module, with nothing patched and nothing linked: -EINVAL (a bad
- * entry), -EBUSY (a key read-only after its owner's init, which has not
- * ended), -ENOMEM (no memory for the links). init_done: before the init
- * regions are freed. del: when it goes (after exit, or after a failed
- * init), unlinks every entry.
+ * with module_mutex held (they assert it). prepare: checks every entry
+ * (site in the module's text holding the JMP the assembler emitted, key
+ * in kernel or module data, no two sites overlapping): 0, or after a
+ * message naming the module and the entry, -EINVAL (a bad entry), -EBUSY
+ * (a key read-only after its owner's init, which has not ended), -ENOMEM.
+ * __add, with the hotplug lock, jump_label_mutex and text_mutex held (the
+ * loader's one write of its text sites, kernel/module/text_sites.c):
+ * sorts its table, links its keys and queues each site whose key's state
+ * is not the JMP's; 0, or -ENOMEM after a message with nothing linked.
+ * init_done: before the init regions are freed. del (__del with the
+ * hotplug lock and jump_label_mutex held): when it goes (after exit,
+ * after a failed init, or when a later step of the load fails), unlinks
+ * every entry; nothing is written.
  */
-int jump_label_module_add(struct module *mod);
+int jump_label_module_prepare(struct module *mod);
+int __jump_label_module_add(struct module *mod);
+void __jump_label_module_del(struct module *mod);
+
+/*
+ * For tests: called by a load with every lock of its sites' write held,
+ * before it links its static calls (0) and before it links its keys (1).
+ */
+extern void (*module_text_sites_test_hook)(unsigned int step);
 void jump_label_module_init_done(struct module *mod);
 void jump_label_module_del(struct module *mod);
 /* After exit: runs the pending dec of each deferred key mod defines. */

@@ -17,6 +17,7 @@ struct text_poke_stats {
 	unsigned long sync_rounds;	/* sync_core() rounds on every CPU */
 	unsigned long early_flushes;	/* batches applied because memory ran out */
 	unsigned long parked_rounds;	/* last writes made with the others parked */
+	unsigned long nx_sites;		/* sites written in text not executable yet */
 };
 
 /* A copy of the counters now. */

@@ -606,7 +606,7 @@ static int section_region(const struct load_info *info, unsigned int i)
 	if (s->sh_flags & SHF_EXECINSTR)
 		return starts_with(name, ".init.text") ? MOD_INIT_TEXT :
 							 MOD_TEXT;
-	/* Sorted by jump_label_module_add(), then sealed with the rest. */
+	/* Sorted by __jump_label_module_add(), then sealed with the rest. */
 	if (!strcmp(name, ".data..ro_after_init") ||
 	    !strcmp(name, "__jump_table"))
 		return MOD_RO_AFTER_INIT;

@@ -19,6 +19,14 @@ void module_tracing_init_done(struct module *mod);
 void module_tracing_going(struct module *mod);
 
 /*
+ * Step 8, under module_mutex, before its final protections: every site of
+ * its text (jump labels and static calls) linked and set in one write
+ * (text_sites.c). 0, or -errno after a message with nothing linked or
+ * written.
+ */
+int module_set_text_sites(struct module *mod);
+
+/*
  * Its parameters (params.c). Step 6: finds __param (0 or -ENOEXEC). Step
  * 9, before init, without module_mutex: args set them (0, or -errno after
  * one line). Freeing the module frees the copy of args.

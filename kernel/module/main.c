@@ -15,10 +15,13 @@
  *      the tracepoint and trace event tables, the parameters (params.c),
  *      init and exit; refuse exports the kernel or a module already has;
  *   7. final protections: text RX, rodata R, data RW NX; ro_after_init
- *      stays RW for now;
- *   8. list it, COMING; jump_label_module_add(); its tracepoints
- *      (tracepoint_module_coming()) and events (trace_module_add_events())
- *      join the kernel's, so that init may probe or fire them;
+ *      stays RW for now (made in step 8, once its sites are set);
+ *   8. list it, COMING; every site of its text (jump labels of any key,
+ *      static calls) linked and set in one write while the text is still
+ *      RW NX (module_set_text_sites(): no int3, no sync round), then the
+ *      protections of step 7; its tracepoints (tracepoint_module_coming())
+ *      and events (trace_module_add_events()) join the kernel's, so that
+ *      init may probe or fire them;
  *   9. without module_mutex: set its parameters from the arguments (a
  *      refusal undoes the load as in 10, without the events); fire
  *      module_load; run init;
@@ -502,7 +505,7 @@ static void free_module_memory(struct module *mod)
 	free_regions(mem);
 }
 
-/* Steps 3 to 7, under module_mutex: the module, or ERR_PTR after undoing. */
+/* Steps 3 to 6, under module_mutex: the module, or ERR_PTR after undoing. */
 static struct module *layout_and_link(struct load_ctx *ctx)
 {
 	struct load_info *info = &ctx->info;
@@ -526,9 +529,6 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 		ret = check_export_dups(mod, mod->syms, mod->num_syms);
 	if (!ret)
 		ret = check_export_dups(mod, mod->gpl_syms, mod->num_gpl_syms);
-	if (ret)
-		goto out_free;
-	ret = protect_module(mod);
 	if (ret)
 		goto out_free;
 	return mod;
@@ -634,8 +634,10 @@ static struct module *do_init_module(struct module *mod, const char *args)
 }
 
 /*
- * Step 8: visible to lookups and to find_symbol(), then its jump labels,
- * then its tracepoints and events.
+ * Step 8: visible to lookups and to find_symbol(), then every site of its
+ * text set in one write while the text is still RW NX, then the final
+ * protections (step 7, made here so that no CPU can fetch the text before
+ * its sites are set), then its tracepoints and events.
  */
 static int link_coming(struct module *mod)
 {
@@ -643,11 +645,13 @@ static int link_coming(struct module *mod)
 
 	mod->state = MODULE_STATE_COMING;
 	list_add_tail_rcu(&mod->list, &modules);
-	ret = jump_label_module_add(mod);
+	ret = module_set_text_sites(mod);
 	if (!ret) {
-		ret = static_call_module_add(mod);
-		if (ret)
+		ret = protect_module(mod);
+		if (ret) {
+			static_call_module_del(mod);
 			jump_label_module_del(mod);
+		}
 	}
 	if (ret) {
 		list_del_rcu(&mod->list);

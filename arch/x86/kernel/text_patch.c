@@ -606,6 +606,18 @@ static int tp_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The queue emptied after a batch, its grown array given back. */
+static void tp_reset(void)
+{
+	tp_nr = 0;
+	tp_unsorted = false;
+	if (tp_vec != tp_static) {
+		kfree(tp_vec);
+		tp_vec = tp_static;
+		tp_cap = TP_STATIC_CAP;
+	}
+}
+
 void text_poke_finish(void)
 {
 	unsigned int i;
@@ -621,11 +633,63 @@ void text_poke_finish(void)
 	else
 		for (i = 0; i < tp_nr; i++)
 			text_poke_bp_batch(&tp_vec[i], 1);
-	tp_nr = 0;
-	tp_unsorted = false;
-	if (tp_vec != tp_static) {
-		kfree(tp_vec);
-		tp_vec = tp_static;
-		tp_cap = TP_STATIC_CAP;
+	tp_reset();
+}
+
+/* True if no CPU can fetch an instruction at va: its page is mapped NX. */
+static bool tp_not_executable(unsigned long va)
+{
+	bool large;
+	pteval_t *pte = lookup_pte(va, &large);
+
+	return pte && (*pte & _PAGE_NX);
+}
+
+/* The same for every page the queue writes: a walk per change of page. */
+static bool tp_queue_not_executable(void)
+{
+	unsigned long page = 1, first, last; /* no page starts at 1 */
+	unsigned int i;
+
+	for (i = 0; i < tp_nr; i++) {
+		first = (unsigned long)tp_vec[i].addr & PAGE_MASK;
+		last = ((unsigned long)tp_vec[i].addr + tp_vec[i].len - 1) &
+		       PAGE_MASK;
+		if (first != page && !tp_not_executable(first))
+			return false;
+		if (last != first && !tp_not_executable(last))
+			return false;
+		page = last;
 	}
+	return true;
+}
+
+void text_poke_finish_nx(void)
+{
+	struct tp_alias alias = {};
+	unsigned long flags;
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	if (!tp_nr)
+		return;
+	if (!tp_queue_not_executable()) {
+		text_poke_finish();
+		return;
+	}
+	/* No int3 handler searches this queue: it need not be sorted. */
+	local_irq_save(flags);
+	for (i = 0; i < tp_nr; i++)
+		text_insn_copy(tp_alias_map(&alias,
+					    (unsigned long)tp_vec[i].addr,
+					    tp_vec[i].len),
+			       tp_vec[i].opcode, tp_vec[i].len);
+	tp_alias_unmap(&alias);
+	for (i = 0; i < tp_nr; i++)
+		tp_check(tp_vec[i].addr, tp_vec[i].opcode, tp_vec[i].len);
+	local_irq_restore(flags);
+	text_poke_stats.passes++;
+	text_poke_stats.sites += tp_nr;
+	text_poke_stats.nx_sites += tp_nr;
+	tp_reset();
 }

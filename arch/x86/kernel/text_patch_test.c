@@ -11,12 +11,14 @@
  * other CPUs is bounded by the case's time budget: a run that is too slow
  * fails with a message instead of hanging.
  */
+#include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <asm/processor.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
@@ -538,12 +540,61 @@ static void tpt_test_park(struct kunit *test)
 		   batches);
 }
 
+/*
+ * text_poke_finish_nx(): sites in memory mapped NX (a kmalloc() buffer of
+ * the direct map stands for a module's text before its protections) are
+ * written in one pass, no batch, no sync round; a queue with one site in
+ * executable text is applied as a batch of three rounds, all of it.
+ */
+static void tpt_test_finish_nx(struct kunit *test)
+{
+	static const u8 jmp5[5] = { 0xe9, 0x10, 0x00, 0x00, 0x00 };
+	static const u8 nop2[2] = { 0x66, 0x90 };
+	u8 *code = (u8 *)tpt_one_fn, same[1] = { code[0] };
+	u8 *buf = kzalloc(64, GFP_KERNEL);
+	struct text_poke_stats st;
+	unsigned long warns;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	st = text_poke_stats;
+	mutex_lock(&text_mutex);
+	text_poke_queue(buf + 32, nop2, sizeof(nop2));
+	text_poke_queue(buf, jmp5, sizeof(jmp5));
+	text_poke_finish_nx();
+	mutex_unlock(&text_mutex);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, jmp5, sizeof(jmp5)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 32, nop2, sizeof(nop2)), 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - st.sync_rounds, 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - st.batches, 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - st.nx_sites, 2);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sites - st.sites, 2);
+
+	memset(buf, 0, 64);
+	st = text_poke_stats;
+	warns = nr_warnings;
+	cpus_read_lock(); /* a batch's rule */
+	mutex_lock(&text_mutex);
+	text_poke_queue(buf, jmp5, sizeof(jmp5));
+	text_poke_queue(code, same, sizeof(same));
+	text_poke_finish_nx();
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, jmp5, sizeof(jmp5)), 0);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.sync_rounds - st.sync_rounds, 3);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.batches - st.batches, 1);
+	KUNIT_EXPECT_EQ(test, text_poke_stats.nx_sites - st.nx_sites, 0);
+	KUNIT_EXPECT_EQ(test, tpt_one_fn(), 0);
+	kfree(buf);
+}
+
 static struct kunit_case tpt_cases[] = {
 	KUNIT_CASE(tpt_test_text_lock),
 	KUNIT_CASE(tpt_test_int3_emulation),
 	KUNIT_CASE(tpt_test_big_batched),
 	KUNIT_CASE(tpt_test_56_unbatched),
 	KUNIT_CASE(tpt_test_alloc_failure),
+	KUNIT_CASE(tpt_test_finish_nx),
 	KUNIT_CASE(tpt_test_park),
 	KUNIT_CASE_SLOW(tpt_test_stress),
 	{}

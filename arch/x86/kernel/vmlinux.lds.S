@@ -95,6 +95,11 @@ SECTIONS
 		__start_static_call_tramp_key = .;
 		KEEP(*(.static_call_tramp_key))
 		__stop_static_call_tramp_key = .;
+		/* The keys of <linux/cpus_alone.h> (kernel/cpus_alone.c). */
+		. = ALIGN(8);
+		__start___cpus_alone_keys = .;
+		KEEP(*(__cpus_alone_keys))
+		__stop___cpus_alone_keys = .;
 		. = ALIGN(8);
 	} :rodata
 	/*

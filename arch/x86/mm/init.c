@@ -19,7 +19,9 @@
  * Every CPU runs on these same tables.
  */
 #include <linux/kernel.h>
+#include <linux/cpus_alone.h>
 #include <linux/init.h>
+#include <linux/irqflags.h>
 #include <linux/mm.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -157,12 +159,37 @@ static void do_flush_tlb_range(void *info)
 		invlpg(va);
 }
 
+/*
+ * One CPU online, none coming: a shootdown is this CPU's own flush, with
+ * no cross-CPU call to set up (<linux/cpus_alone.h>).
+ */
+DEFINE_STATIC_KEY_CPUS_ALONE(flush_tlb_alone);
+
+/* fn on this CPU, interrupts off, as on_each_cpu() runs it here. */
+static noinline void flush_tlb_here(smp_call_func_t fn, void *info)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fn(info);
+	local_irq_restore(flags);
+}
+
+/* fn on this CPU alone, or on every CPU. */
+static void flush_tlb_everywhere(smp_call_func_t fn, void *info)
+{
+	if (static_branch_unlikely(&flush_tlb_alone))
+		flush_tlb_here(fn, info);
+	else
+		on_each_cpu(fn, info, 1);
+}
+
 /* Every CPU runs on these tables, so every CPU forgets the old entries. */
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
 	struct flush_range r = { start, end };
 
-	on_each_cpu(do_flush_tlb_range, &r, 1);
+	flush_tlb_everywhere(do_flush_tlb_range, &r);
 }
 
 static void do_flush_tlb_all(void *unused)
@@ -180,7 +207,7 @@ static void do_flush_tlb_all(void *unused)
 
 void flush_tlb_all(void)
 {
-	on_each_cpu(do_flush_tlb_all, NULL, 1);
+	flush_tlb_everywhere(do_flush_tlb_all, NULL);
 }
 
 int set_memory_prot(unsigned long va, unsigned long npages, pteval_t prot)

@@ -145,6 +145,12 @@ void text_poke(void *addr, const void *opcode, size_t len);
  */
 void text_poke_queue(void *addr, const void *opcode, size_t len);
 void text_poke_finish(void);
+/*
+ * The same for a queue of sites in text mapped non-executable (a module's
+ * before its final protections): one pass, no int3, no sync round; a
+ * batch as text_poke_finish() if any site is executable.
+ */
+void text_poke_finish_nx(void);
 
 /* Registers the int3 handler of the batches; once, during boot. */
 void __init text_poke_init(void);
