@@ -767,10 +767,11 @@ static int tpb_prepare_remove(struct tracepoint_batch_probe *b,
 	for (i = 0; i < n; i++) {
 		b[i].victim = tp_find(b[i].old, b[i].probe, b[i].data);
 		if (b[i].victim < 0) {
+			tpb_refuse(n, b[i].tp, -ENOENT);
 			while (i--)
 				if (b[i].new)
 					kfree(tp_probes_of(b[i].new));
-			return tpb_refuse(n, b[i].tp, -ENOENT);
+			return -ENOENT;
 		}
 		b[i].new = tp_funcs_remove(b[i].old, b[i].victim);
 		if (IS_ERR(b[i].new)) {
