@@ -517,12 +517,12 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
  * If 4 is refused, the arrays of 2 are published again (their calls are
  * still on the iterator) and nothing else was touched.
  */
-#define TPB_FIRST	0x1	/* 0 -> 1 probes: the key goes on */
-#define TPB_LAST	0x2	/* 1 -> 0 probes: the key goes off */
-#define TPB_REGFUNC	0x4	/* its regfunc ran */
-#define TPB_PRE		0x8	/* its call left its probe for the iterator */
-#define TPB_ONE		0x10	/* its call goes to new's one probe */
-#define TPB_IN_PLACE	0x20	/* no memory: the victim becomes the stub */
+#define TPB_FIRST 0x1 /* 0 -> 1 probes: the key goes on */
+#define TPB_LAST 0x2 /* 1 -> 0 probes: the key goes off */
+#define TPB_REGFUNC 0x4 /* its regfunc ran */
+#define TPB_PRE 0x8 /* its call left its probe for the iterator */
+#define TPB_ONE 0x10 /* its call goes to new's one probe */
+#define TPB_IN_PLACE 0x20 /* no memory: the victim becomes the stub */
 
 /* The refusal of a batch of n, said naming tp (if one); returns ret. */
 static int tpb_refuse(unsigned int n, struct tracepoint *tp, int ret)
@@ -658,8 +658,7 @@ static bool tpb_publish(struct tracepoint_batch_probe *b, unsigned int n)
  * (one), then every such call, every key that flips, the last probes'
  * calls on the iterator. 0 or the batch's refusal (nothing changed).
  */
-static int tpb_apply(struct tracepoint_batch_probe *b, unsigned int n,
-		     bool one)
+static int tpb_apply(struct tracepoint_batch_probe *b, unsigned int n, bool one)
 {
 	struct tracepoint *tp;
 	unsigned int i;
@@ -759,8 +758,7 @@ int tracepoint_probe_register_batch(struct tracepoint_batch_probe *b,
 EXPORT_SYMBOL_GPL(tracepoint_probe_register_batch);
 
 /* Unregister step 1: 0, or the refusal said (nothing allocated then). */
-static int tpb_prepare_remove(struct tracepoint_batch_probe *b,
-			      unsigned int n)
+static int tpb_prepare_remove(struct tracepoint_batch_probe *b, unsigned int n)
 {
 	unsigned int i;
 
@@ -785,8 +783,7 @@ static int tpb_prepare_remove(struct tracepoint_batch_probe *b,
 }
 
 /* Unregister step 5, after the batch. */
-static void tpb_finish_remove(struct tracepoint_batch_probe *b,
-			      unsigned int n)
+static void tpb_finish_remove(struct tracepoint_batch_probe *b, unsigned int n)
 {
 	unsigned int i;
 
@@ -803,9 +800,8 @@ static void tpb_finish_remove(struct tracepoint_batch_probe *b,
 	}
 }
 
-static int
-__tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
-				    unsigned int n)
+static int __tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
+					       unsigned int n)
 {
 	unsigned int i;
 	int ret;
@@ -818,7 +814,7 @@ __tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
 	ret = tpb_apply(b, n, tpb_publish(b, n));
 	if (ret) {
 		tpb_refuse(n, NULL, ret);
-		tpb_unpublish(b, n);	/* no call moved to the iterator */
+		tpb_unpublish(b, n); /* no call moved to the iterator */
 		for (i = 0; i < n; i++)
 			tp_free_funcs_rcu(b[i].new);
 		return ret;

@@ -87,7 +87,9 @@ DEFINE_TRACE_FN(tbb_b, tbb_reg_b, tbb_unreg_b, TP_PROTO(int v), TP_ARGS(v));
 DEFINE_TRACE_FN(tbb_c, tbb_reg_c, tbb_unreg_c, TP_PROTO(int v), TP_ARGS(v));
 
 static struct tracepoint *const tbb_tps[TBB_TPS] = {
-	&__tracepoint_tbb_a, &__tracepoint_tbb_b, &__tracepoint_tbb_c,
+	&__tracepoint_tbb_a,
+	&__tracepoint_tbb_b,
+	&__tracepoint_tbb_c,
 };
 
 static noinline void tbb_fire(int v)
@@ -139,7 +141,8 @@ static void *tbb_call_target(struct tracepoint *tp)
 static unsigned long tbb_rounds(unsigned long batches)
 {
 	return IS_ENABLED(CONFIG_JUMP_LABEL) || IS_ENABLED(CONFIG_STATIC_CALL) ?
-		       3 * batches : 0;
+		       3 * batches :
+		       0;
 }
 
 static unsigned long tbb_batches(unsigned long batches)
@@ -313,10 +316,14 @@ static void tbb_test_fails_early(struct kunit *test)
 	memcpy(unregs, tbb_unregs, sizeof(unregs));
 	tbb_b_reg_error = -EIO;
 	tbb_fill(b);
-	KUNIT_EXPECT_EQ(test, tracepoint_probe_register_batch(b, TBB_TPS), -EIO);
+	KUNIT_EXPECT_EQ(test, tracepoint_probe_register_batch(b, TBB_TPS),
+			-EIO);
 	tbb_b_reg_error = 0;
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"tracepoint: a batch of 3 tracepoints refused at tbb_b (-5): nothing changed"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"tracepoint: a batch of 3 tracepoints refused at tbb_b (-5): nothing changed"));
 	/* tbb_a's regfunc ran and was undone; tbb_c's never ran. */
 	KUNIT_EXPECT_EQ(test, tbb_regs[0], regs[0] + 1);
 	KUNIT_EXPECT_EQ(test, tbb_unregs[0], unregs[0] + 1);
@@ -327,8 +334,11 @@ static void tbb_test_fails_early(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tracepoint_probe_register_batch(b, TBB_TPS),
 			-ENOMEM);
 	tbb_b_reg_starves = false;
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"tracepoint: a batch of 3 tracepoints refused at tbb_c (-12): nothing changed"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"tracepoint: a batch of 3 tracepoints refused at tbb_c (-12): nothing changed"));
 	KUNIT_EXPECT_EQ(test, tbb_unregs[1], unregs[1] + 1);
 	KUNIT_EXPECT_EQ(test, text_poke_get_stats().batches, before.batches);
 	tbb_reset();
@@ -375,12 +385,15 @@ static void tbb_expect_site_named(struct kunit *test, u64 log,
 {
 	char msg[96];
 
-	scnprintf(msg, sizeof(msg), "jump_label: site %pS (key __tracepoint_tbb_b",
-		  (void *)addr);
+	scnprintf(msg, sizeof(msg),
+		  "jump_label: site %pS (key __tracepoint_tbb_b", (void *)addr);
 	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, msg), "no \"%s\"",
 			      msg);
-	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
-		"tracepoint: a batch of 3 tracepoints refused (-22): nothing changed"));
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"tracepoint: a batch of 3 tracepoints refused (-22): nothing changed"));
 }
 
 /*
@@ -499,8 +512,7 @@ static void tbb_count_event(struct trace_event_call *call, void *priv)
 		e->sites += static_call_nr_sites(tp->static_call_key);
 }
 
-static struct tbb_events tbb_events_named(const char *system,
-					  const char *name)
+static struct tbb_events tbb_events_named(const char *system, const char *name)
 {
 	struct tbb_events e = { .system = system, .name = name };
 
@@ -533,7 +545,8 @@ static void tbb_expect_spec(struct kunit *test, const char *spec,
 	KUNIT_ASSERT_EQ(test, trace_set_event(spec, true), 0);
 	tbb_expect_cost(test, &before, 1);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
-		KUNIT_EXPECT_EQ(test, text_poke_get_stats().sites - before.sites,
+		KUNIT_EXPECT_EQ(test,
+				text_poke_get_stats().sites - before.sites,
 				e.sites);
 	KUNIT_EXPECT_EQ(test, tbb_events_named(system, name).on, n);
 	KUNIT_EXPECT_EQ(test, tbb_events_of(NULL).on, n);
@@ -541,7 +554,8 @@ static void tbb_expect_spec(struct kunit *test, const char *spec,
 	KUNIT_ASSERT_EQ(test, trace_set_event(spec, false), 0);
 	tbb_expect_cost(test, &before, 1);
 	KUNIT_EXPECT_EQ(test, tbb_events_of(NULL).on, 0);
-	kunit_info(test, "%s: %u events, %lu sites, %lu sync rounds on, as many off",
+	kunit_info(test,
+		   "%s: %u events, %lu sites, %lu sync rounds on, as many off",
 		   spec, n, e.sites, tbb_rounds(1));
 }
 
@@ -602,8 +616,8 @@ static void tbb_test_events_fire(struct kunit *test)
 
 	snprintf(prev, sizeof(prev), "sched_switch: prev_comm=%s ",
 		 current->comm);
-	KUNIT_ASSERT_EQ(test, trace_set_event_list("sched:*,trace_test:*", true),
-			0);
+	KUNIT_ASSERT_EQ(test,
+			trace_set_event_list("sched:*,trace_test:*", true), 0);
 	trace_clear();
 	tbb_fire_events();
 	tbb_read_lines(want, found, ARRAY_SIZE(want));
@@ -653,10 +667,11 @@ static void tbb_expect_said(struct kunit *test, unsigned int now,
 	char want[128];
 
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
-		snprintf(want, sizeof(want),
-			 "%u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
-			 now, was, batches ? tbb_events_of("sched").sites : 0,
-			 tbb_batches(batches), tbb_rounds(batches));
+		snprintf(
+			want, sizeof(want),
+			"%u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
+			now, was, batches ? tbb_events_of("sched").sites : 0,
+			tbb_batches(batches), tbb_rounds(batches));
 	else
 		snprintf(want, sizeof(want),
 			 " sites patched in %lu batches, %lu sync rounds\n",
@@ -677,17 +692,15 @@ static void tbb_test_console(struct kunit *test)
 	tbb_expect_said(test, 0, 3, 1);
 }
 
-static struct kunit_case tbb_cases[] = {
-	KUNIT_CASE(tbb_test_one_batch),
-	KUNIT_CASE(tbb_test_second_probe),
-	KUNIT_CASE(tbb_test_fails_early),
-	KUNIT_CASE(tbb_test_bad_site_on),
-	KUNIT_CASE(tbb_test_bad_site_off),
-	KUNIT_CASE(tbb_test_rounds),
-	KUNIT_CASE(tbb_test_events_fire),
-	KUNIT_CASE(tbb_test_console),
-	{}
-};
+static struct kunit_case tbb_cases[] = { KUNIT_CASE(tbb_test_one_batch),
+					 KUNIT_CASE(tbb_test_second_probe),
+					 KUNIT_CASE(tbb_test_fails_early),
+					 KUNIT_CASE(tbb_test_bad_site_on),
+					 KUNIT_CASE(tbb_test_bad_site_off),
+					 KUNIT_CASE(tbb_test_rounds),
+					 KUNIT_CASE(tbb_test_events_fire),
+					 KUNIT_CASE(tbb_test_console),
+					 {} };
 
 static struct kunit_suite tbb_suite = {
 	.name = "trace_batch",
