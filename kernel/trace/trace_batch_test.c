@@ -8,8 +8,8 @@
  * probe on all three in one batch of three sync rounds, and off again
  * in one; a tracepoint that had a probe already (its call leaves that
  * probe for the iterator first: two batches) and back; a regfunc's error,
- * no memory and a site holding unexpected bytes in the middle of a batch,
- * on and off: every tracepoint, key, static call and probe array as it
+ * no memory and a site holding unexpected bytes (a key's, a static
+ * call's) in the middle of a batch, on and off: every tracepoint, key, static call and probe array as it
  * was, the site named. The tracer: 1, 3 and every event with one spec
  * cost three sync rounds on and three off, record while on and stop
  * after; the console's "trace on sched:*" says so.
@@ -488,7 +488,63 @@ static void tbb_test_bad_site_off(struct kunit *test)
 }
 #endif
 
+/* A site of tbb_c's static call holding other bytes: refused, all off. */
+static void tbb_test_bad_call_site(struct kunit *test)
+{
+#ifdef CONFIG_STATIC_CALL
+	struct tracepoint *c = &__tracepoint_tbb_c;
+	u8 *site = static_call_site_addr(c->static_call_key, 0);
+	u8 saved[5], junk[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	struct tracepoint_batch_probe b[TBB_TPS];
+	u64 log = printk_log_end();
+	unsigned int i;
+	char msg[128];
+
+	KUNIT_ASSERT_NOT_NULL(test, site);
+	memcpy(saved, site, 5);
+	mutex_lock(&text_mutex);
+	text_poke(site, junk, 5);
+	mutex_unlock(&text_mutex);
+	tbb_fill(b);
+	KUNIT_EXPECT_EQ(test, tracepoint_probe_register_batch(b, TBB_TPS),
+			-EINVAL);
+	mutex_lock(&text_mutex);
+	text_poke(site, saved, 5);
+	mutex_unlock(&text_mutex);
+	scnprintf(msg, sizeof(msg),
+		  "static_call: site %pS of call tp_func_tbb_c holds 0f 1f 44 00 00",
+		  site);
+	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, msg), "no \"%s\"",
+			      msg);
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(log,
+		"tracepoint: a batch of 3 tracepoints refused (-22): nothing changed"));
+	for (i = 0; i < TBB_TPS; i++)
+		tbb_expect_off(test, tbb_tps[i]);
+	tbb_fill(b);
+	KUNIT_EXPECT_EQ(test, tracepoint_probe_register_batch(b, TBB_TPS), 0);
+	tbb_reset();
+	tbb_fire(8);
+	KUNIT_EXPECT_EQ(test, tbb_seen[2], 1);
+	tbb_fill(b);
+	KUNIT_EXPECT_EQ(test, tracepoint_probe_unregister_batch(b, TBB_TPS), 0);
+#else
+	kunit_skip(test, "CONFIG_STATIC_CALL=n: no sites");
+#endif
+}
+
 /* The tracer */
+
+#ifdef CONFIG_JUMP_LABEL
+static unsigned int tbb_key_sites(struct tracepoint *tp)
+{
+	return static_key_test_entries(&tp->key.key);
+}
+#else /* no sites */
+static unsigned int tbb_key_sites(struct tracepoint *tp)
+{
+	return 0;
+}
+#endif
 
 struct tbb_events {
 	const char *system, *name; /* NULL: all */
@@ -506,8 +562,7 @@ static void tbb_count_event(struct trace_event_call *call, void *priv)
 		return;
 	e->n++;
 	e->on += call->enabled;
-	if (IS_ENABLED(CONFIG_JUMP_LABEL))
-		e->sites += static_key_test_entries(&tp->key.key);
+	e->sites += tbb_key_sites(tp);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL) && IS_ENABLED(CONFIG_STATIC_CALL))
 		e->sites += static_call_nr_sites(tp->static_call_key);
 }
@@ -692,15 +747,18 @@ static void tbb_test_console(struct kunit *test)
 	tbb_expect_said(test, 0, 3, 1);
 }
 
-static struct kunit_case tbb_cases[] = { KUNIT_CASE(tbb_test_one_batch),
-					 KUNIT_CASE(tbb_test_second_probe),
-					 KUNIT_CASE(tbb_test_fails_early),
-					 KUNIT_CASE(tbb_test_bad_site_on),
-					 KUNIT_CASE(tbb_test_bad_site_off),
-					 KUNIT_CASE(tbb_test_rounds),
-					 KUNIT_CASE(tbb_test_events_fire),
-					 KUNIT_CASE(tbb_test_console),
-					 {} };
+static struct kunit_case tbb_cases[] = {
+	KUNIT_CASE(tbb_test_one_batch),
+	KUNIT_CASE(tbb_test_second_probe),
+	KUNIT_CASE(tbb_test_fails_early),
+	KUNIT_CASE(tbb_test_bad_site_on),
+	KUNIT_CASE(tbb_test_bad_site_off),
+	KUNIT_CASE(tbb_test_bad_call_site),
+	KUNIT_CASE(tbb_test_rounds),
+	KUNIT_CASE(tbb_test_events_fire),
+	KUNIT_CASE(tbb_test_console),
+	{}
+};
 
 static struct kunit_suite tbb_suite = {
 	.name = "trace_batch",
