@@ -628,9 +628,9 @@ static int tpb_to_iterator(struct tracepoint_batch_probe *b, unsigned int n)
 }
 
 /*
- * Publishes new for each entry that has one (first: a NULL new is the
- * last probe's, published after the batch), marking the calls that must
- * then target new's one probe: true if there is any.
+ * Publishes new for each entry that has one (a last probe's NULL waits
+ * until after the batch, a removal in place has none), marking the calls
+ * that must then target new's one probe: true if there is any.
  */
 static bool tpb_publish(struct tracepoint_batch_probe *b, unsigned int n)
 {
