@@ -7,11 +7,18 @@
  *                                  static, direct, indirect)
  *   static_call_update_insns,      retargeting a call of 1, 56 and 1,024
  *   static_call_update_sync_rounds sites (and its trampoline)
- *   trace_on_sync_rounds           enabling every sched event at once
- *                                  (params events=N), as "trace on sched:*"
+ *   trace_on_sync_rounds,          enabling (disabling) every sched event
+ *   trace_off_sync_rounds          at once (params events=N), as "trace on
+ *                                  sched:*", and every event of the kernel
+ *                                  (all,events=N), as "trace on *"
+ *                                  and a probe on every tracepoint with one
+ *                                  tracepoint_probe_register_batch()
+ *                                  (tracepoints=N)
+ *   trace_on_events                N of all, and of tracepoints
  */
 #include <linux/kernel.h>
 #include <linux/bench.h>
+#include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/trace.h>
 #include <linux/tracepoint.h>
@@ -112,27 +119,107 @@ static void bench_static_call_update(void)
 				     STATIC_CALL_TRAMP_ADDR(scb_1024));
 }
 
-static void scb_count_enabled(struct tracepoint *tp, void *n)
+struct scb_tps {
+	unsigned int on, all;
+	struct tracepoint_batch_probe *batch;
+};
+
+static void scb_count_enabled(struct tracepoint *tp, void *priv)
 {
-	*(unsigned int *)n += tracepoint_enabled(tp);
+	struct scb_tps *n = priv;
+
+	n->on += tracepoint_enabled(tp);
+	n->all++;
 }
 
-/* Every sched event on with one call, as the console's "trace on sched:*". */
-static void bench_trace_on(void)
+/*
+ * spec on with one call, as the console's "trace on <spec>", then off:
+ * the sync rounds of each, params "<what>events=N" (N tracepoints on).
+ */
+static void bench_trace_spec(const char *spec, const char *what)
 {
 	struct text_poke_stats before = text_poke_get_stats();
-	unsigned int on = 0;
-	char params[32];
+	struct scb_tps n = { 0 };
+	unsigned long on;
+	char params[64];
 
-	if (!IS_ENABLED(CONFIG_TRACING) || trace_set_event("sched:*", true))
+	if (!IS_ENABLED(CONFIG_TRACING) || trace_set_event(spec, true))
 		return;
-	for_each_tracepoint(scb_count_enabled, &on);
-	snprintf(params, sizeof(params), "events=%u", on);
-	bench_report("trace_on_sync_rounds", params,
+	on = text_poke_get_stats().sync_rounds - before.sync_rounds;
+	for_each_tracepoint(scb_count_enabled, &n);
+	snprintf(params, sizeof(params), "%sevents=%u", what, n.on);
+	bench_report("trace_on_sync_rounds", params, 100 * on, "rounds");
+	before = text_poke_get_stats();
+	trace_set_event(spec, false);
+	bench_report("trace_off_sync_rounds", params,
 		     100 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
 		     "rounds");
-	trace_set_event("sched:*", false);
 	tracepoint_synchronize_unregister();
+	if (what[0])
+		bench_report("trace_on_events", "all", 100 * n.on, "events");
+}
+
+/* Does nothing: the x86-64 calling convention lets it ignore any arguments. */
+static void scb_nop_probe(void)
+{
+}
+
+static void scb_add_tp(struct tracepoint *tp, void *priv)
+{
+	struct scb_tps *n = priv;
+
+	n->batch[n->all++] = (struct tracepoint_batch_probe){
+		.tp = tp,
+		.probe = (void *)scb_nop_probe,
+		.prio = TRACEPOINT_DEFAULT_PRIO,
+	};
+}
+
+/*
+ * A probe on every tracepoint of the kernel (those without an event too)
+ * with one tracepoint_probe_register_batch(), then off: params
+ * tracepoints=N.
+ */
+static void bench_trace_all_tracepoints(void)
+{
+	struct text_poke_stats before;
+	struct scb_tps n = { 0 };
+	unsigned long on;
+	char params[32];
+
+	for_each_tracepoint(scb_count_enabled, &n);
+	n.batch = kcalloc(n.all, sizeof(*n.batch), GFP_KERNEL);
+	if (!n.batch || n.on)
+		goto out;
+	n.all = 0;
+	for_each_tracepoint(scb_add_tp, &n);
+	before = text_poke_get_stats();
+	if (tracepoint_probe_register_batch(n.batch, n.all))
+		goto out;
+	on = text_poke_get_stats().sync_rounds - before.sync_rounds;
+	snprintf(params, sizeof(params), "tracepoints=%u", n.all);
+	bench_report("trace_on_sync_rounds", params, 100 * on, "rounds");
+	before = text_poke_get_stats();
+	tracepoint_probe_unregister_batch(n.batch, n.all);
+	bench_report("trace_off_sync_rounds", params,
+		     100 * (text_poke_get_stats().sync_rounds - before.sync_rounds),
+		     "rounds");
+	bench_report("trace_on_events", "tracepoints", 100 * n.all,
+		     "tracepoints");
+	tracepoint_synchronize_unregister();
+out:
+	kfree(n.batch);
+}
+
+/*
+ * Every sched event (3), every event of the kernel, a probe on every
+ * tracepoint: each at once.
+ */
+static void bench_trace_on(void)
+{
+	bench_trace_spec("sched:*", "");
+	bench_trace_spec("*", "all,");
+	bench_trace_all_tracepoints();
 }
 
 static void bench_static_call(void)

@@ -469,3 +469,372 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
 		tracepoint_synchronize_unregister();
 	return s.removed;
 }
+
+/*
+ * Many tracepoints, one batch (tracepoint_probe_register_batch()): what
+ * tp_add_func() and tp_remove_func() do for one tracepoint, done for n
+ * with every key flip and every retarget queued into one
+ * static_key_apply_queued() batch, and one grace period for all of them
+ * where the single path takes one each. Registering:
+ *
+ *   1. every new array built, regfunc run for each first probe (no
+ *      memory, -EEXIST, a regfunc's error: all undone, nothing published);
+ *   2. a call on its one probe whose tracepoint gets a second one goes to
+ *      the iterator first (tp_publish()'s rule 1), one batch for all such
+ *      calls; only then
+ *   3. every array published;
+ *   4. if a call is to target a probe (a first probe): one grace period,
+ *      so that no reader still holds an older array (tp_publish()'s rule 2);
+ *   5. one batch: those calls on their probe, the keys of the first
+ *      probes on (their readers find the arrays published in 3);
+ *   6. the old arrays freed after a grace period.
+ *
+ * So enabling N events on tracepoints without probes is one batch, three
+ * sync rounds, and one grace period. Step 2 has work only for a
+ * tracepoint that had exactly one other probe: then two batches.
+ *
+ * If 5 is refused (a site with unexpected bytes, no memory for the
+ * queue) the old arrays are published again (the calls of 5 did not
+ * move: the iterator is right for any array, and a first probe's key is
+ * still off), the calls moved in 2 go back to their probe after a grace
+ * period, the regfuncs are undone and the new arrays freed after a grace
+ * period: every tracepoint as it was.
+ *
+ * Unregistering, where the single path needs no grace period (1 -> 0:
+ * key off and call on the iterator, then NULL):
+ *
+ *   1. every new array built (no memory: the victim will become the stub
+ *      in place, as tp_remove_in_place());
+ *   2. the arrays that keep probes published (every such call is on the
+ *      iterator: right for any array);
+ *   3. if a call is to target the one probe left (2 -> 1): one grace
+ *      period;
+ *   4. one batch: those calls on their probe, the keys of the last probes
+ *      off and their calls on the iterator;
+ *   5. then the last probes' arrays NULL, the stubs written, unregfunc
+ *      run, the old arrays freed after a grace period.
+ *
+ * If 4 is refused, the arrays of 2 are published again (their calls are
+ * still on the iterator) and nothing else was touched.
+ */
+#define TPB_FIRST 0x1 /* 0 -> 1 probes: the key goes on */
+#define TPB_LAST 0x2 /* 1 -> 0 probes: the key goes off */
+#define TPB_REGFUNC 0x4 /* its regfunc ran */
+#define TPB_PRE 0x8 /* its call left its probe for the iterator */
+#define TPB_ONE 0x10 /* its call goes to new's one probe */
+#define TPB_IN_PLACE 0x20 /* no memory: the victim becomes the stub */
+
+/* The refusal of a batch of n, said naming tp (if one); returns ret. */
+static int tpb_refuse(unsigned int n, struct tracepoint *tp, int ret)
+{
+	if (tp)
+		pr_err("a batch of %u tracepoints refused at %s (%d): nothing changed\n",
+		       n, tp->name, ret);
+	else
+		pr_err("a batch of %u tracepoints refused (%d): nothing changed\n",
+		       n, ret);
+	return ret;
+}
+
+/* Each tracepoint once, each probe real: 0, or the refusal said. */
+static int tpb_check(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		b[i].old = b[i].tp->funcs;
+		b[i].new = NULL;
+		b[i].flags = 0;
+		if (!b[i].probe || b[i].probe == (void *)tp_stub_func)
+			return tpb_refuse(n, b[i].tp, -EINVAL);
+		for (j = 0; j < i; j++)
+			if (WARN_ONCE(b[j].tp == b[i].tp,
+				      "tracepoint %s twice in one batch\n",
+				      b[i].tp->name))
+				return tpb_refuse(n, b[i].tp, -EINVAL);
+	}
+	return 0;
+}
+
+static bool tpb_call_is(struct tracepoint *tp, void *func)
+{
+	return !tp->static_call_key ||
+	       READ_ONCE(tp->static_call_key->func) == func;
+}
+
+/* Register step 1: 0, or the refusal said (tpb_undo_add() cleans up). */
+static int tpb_prepare_add(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	struct tracepoint_func tf;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		tf = (struct tracepoint_func){ .func = b[i].probe,
+					       .data = b[i].data,
+					       .prio = b[i].prio };
+		b[i].new = tp_funcs_add(b[i].old, &tf);
+		if (IS_ERR(b[i].new)) {
+			ret = PTR_ERR(b[i].new);
+			b[i].new = NULL;
+			return tpb_refuse(n, b[i].tp, ret);
+		}
+		if (tp_nr_live(b[i].old))
+			continue;
+		b[i].flags |= TPB_FIRST;
+		if (b[i].tp->regfunc) {
+			ret = b[i].tp->regfunc();
+			if (ret < 0)
+				return tpb_refuse(n, b[i].tp, ret);
+			b[i].flags |= TPB_REGFUNC;
+		}
+	}
+	return 0;
+}
+
+/* Undoes step 1; the new arrays wait a grace period if published. */
+static void tpb_undo_add(struct tracepoint_batch_probe *b, unsigned int n,
+			 bool published)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if ((b[i].flags & TPB_REGFUNC) && b[i].tp->unregfunc)
+			b[i].tp->unregfunc();
+		if (b[i].new && published)
+			tp_free_funcs_rcu(b[i].new);
+		else if (b[i].new)
+			kfree(tp_probes_of(b[i].new));
+	}
+}
+
+/* Register step 2: one batch, if any call must leave its probe first. */
+static int tpb_to_iterator(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	struct tracepoint *tp;
+	bool queued = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		tp = b[i].tp;
+		if (tp_call_target(tp, b[i].new) != tp->iterator ||
+		    tpb_call_is(tp, tp->iterator))
+			continue;
+		__static_call_update_queued(tp->static_call_key, tp->iterator);
+		b[i].flags |= TPB_PRE;
+		queued = true;
+	}
+	return queued ? static_key_apply_queued() : 0;
+}
+
+/*
+ * Publishes new for each entry that has one (a last probe's NULL waits
+ * until after the batch, a removal in place has none), marking the calls
+ * that must then target new's one probe: true if there is any.
+ */
+static bool tpb_publish(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	struct tracepoint *tp;
+	bool one = false;
+	unsigned int i;
+	void *target;
+
+	for (i = 0; i < n; i++) {
+		tp = b[i].tp;
+		if (!b[i].new)
+			continue;
+		rcu_assign_pointer(tp->funcs, b[i].new);
+		target = tp_call_target(tp, b[i].new);
+		if (target != tp->iterator && !tpb_call_is(tp, target)) {
+			b[i].flags |= TPB_ONE;
+			one = true;
+		}
+	}
+	return one;
+}
+
+/*
+ * The one batch: a grace period first if a call is to target a probe
+ * (one), then every such call, every key that flips, the last probes'
+ * calls on the iterator. 0 or the batch's refusal (nothing changed).
+ */
+static int tpb_apply(struct tracepoint_batch_probe *b, unsigned int n, bool one)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+
+	if (one)
+		synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		tp = b[i].tp;
+		if (b[i].flags & TPB_ONE)
+			__static_call_update_queued(tp->static_call_key,
+						    b[i].new[0].func);
+		if (b[i].flags & TPB_FIRST)
+			static_key_enable_queued(&tp->key.key);
+		if (!(b[i].flags & TPB_LAST))
+			continue;
+		static_key_disable_queued(&tp->key.key);
+		if (!tpb_call_is(tp, tp->iterator))
+			__static_call_update_queued(tp->static_call_key,
+						    tp->iterator);
+	}
+	return static_key_apply_queued();
+}
+
+/*
+ * The batch refused after publishing: the old arrays back (every call
+ * that may see them is on the iterator), then the calls of step 2 back
+ * on their one probe once no reader holds a new array.
+ */
+static void tpb_unpublish(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	bool pre = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!b[i].new)
+			continue;
+		rcu_assign_pointer(b[i].tp->funcs, b[i].old);
+		pre |= b[i].flags & TPB_PRE;
+	}
+	if (!pre)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < n; i++)
+		if (b[i].flags & TPB_PRE)
+			__static_call_update_queued(b[i].tp->static_call_key,
+						    b[i].old[0].func);
+	if (static_key_apply_queued())
+		pr_warn("a refused batch's calls stay on their iterators\n");
+}
+
+static int __tracepoint_probe_register_batch(struct tracepoint_batch_probe *b,
+					     unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	ret = tpb_check(b, n);
+	if (ret)
+		return ret;
+	ret = tpb_prepare_add(b, n);
+	if (ret)
+		goto out_undo;
+	ret = tpb_to_iterator(b, n);
+	if (ret) {
+		tpb_refuse(n, NULL, ret);
+		goto out_undo;
+	}
+	ret = tpb_apply(b, n, tpb_publish(b, n));
+	if (ret) {
+		tpb_refuse(n, NULL, ret);
+		tpb_unpublish(b, n);
+		tpb_undo_add(b, n, true);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		tp_free_funcs_rcu(b[i].old);
+	return 0;
+out_undo:
+	tpb_undo_add(b, n, false);
+	return ret;
+}
+
+int tracepoint_probe_register_batch(struct tracepoint_batch_probe *b,
+				    unsigned int n)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	cpus_read_lock();
+	mutex_lock(&tracepoints_mutex);
+	ret = __tracepoint_probe_register_batch(b, n);
+	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tracepoint_probe_register_batch);
+
+/* Unregister step 1: 0, or the refusal said (nothing allocated then). */
+static int tpb_prepare_remove(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		b[i].victim = tp_find(b[i].old, b[i].probe, b[i].data);
+		if (b[i].victim < 0) {
+			tpb_refuse(n, b[i].tp, -ENOENT);
+			while (i--)
+				if (b[i].new)
+					kfree(tp_probes_of(b[i].new));
+			return -ENOENT;
+		}
+		b[i].new = tp_funcs_remove(b[i].old, b[i].victim);
+		if (IS_ERR(b[i].new)) {
+			b[i].new = NULL;
+			b[i].flags |= TPB_IN_PLACE;
+		} else if (!b[i].new) {
+			b[i].flags |= TPB_LAST;
+		}
+	}
+	return 0;
+}
+
+/* Unregister step 5, after the batch. */
+static void tpb_finish_remove(struct tracepoint_batch_probe *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (b[i].flags & TPB_IN_PLACE) {
+			tp_remove_in_place(b[i].old, b[i].victim);
+			continue;
+		}
+		if (b[i].flags & TPB_LAST)
+			rcu_assign_pointer(b[i].tp->funcs, NULL);
+		if ((b[i].flags & TPB_LAST) && b[i].tp->unregfunc)
+			b[i].tp->unregfunc();
+		tp_free_funcs_rcu(b[i].old);
+	}
+}
+
+static int __tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
+					       unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	ret = tpb_check(b, n);
+	if (!ret)
+		ret = tpb_prepare_remove(b, n);
+	if (ret)
+		return ret;
+	ret = tpb_apply(b, n, tpb_publish(b, n));
+	if (ret) {
+		tpb_refuse(n, NULL, ret);
+		tpb_unpublish(b, n); /* no call moved to the iterator */
+		for (i = 0; i < n; i++)
+			tp_free_funcs_rcu(b[i].new);
+		return ret;
+	}
+	tpb_finish_remove(b, n);
+	return 0;
+}
+
+int tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
+				      unsigned int n)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	cpus_read_lock();
+	mutex_lock(&tracepoints_mutex);
+	ret = __tracepoint_probe_unregister_batch(b, n);
+	mutex_unlock(&tracepoints_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tracepoint_probe_unregister_batch);

@@ -8,11 +8,14 @@ prints them; this file only groups them in the table:
                                     direct)
     static_call_update_insns,       retargeting a call of 1, 56 and 1,024
     static_call_update_sync_rounds  sites (goal: 3 rounds at any size)
-    trace_on_sync_rounds            every sched event on at once
+    trace_on_sync_rounds            every sched event on at once; every
+    trace_off_sync_rounds           event of the kernel (all,events=N), and
+    trace_on_events                 that N (goal: 3 rounds for any N)
 """
 
 GROUPS = (
     ('static calls (kernel/static_call_bench.c)', (
         'static_call_insns', 'static_call_update_insns',
-        'static_call_update_sync_rounds', 'trace_on_sync_rounds')),
+        'static_call_update_sync_rounds', 'trace_on_sync_rounds',
+        'trace_off_sync_rounds', 'trace_on_events')),
 )

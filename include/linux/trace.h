@@ -37,8 +37,13 @@ int trace_set_clr_event(const char *system, const char *event, int set);
 int trace_set_event(const char *spec, bool enable);
 /*
  * The same for a comma-separated list: 0, or the error of the first spec
- * that failed (each failure is printed, naming the spec); the rest are
- * applied anyway.
+ * that failed (each spec that matches nothing is printed, naming it); the
+ * rest are applied anyway.
+ *
+ * Each of the three switches every event it names in one batch
+ * (tracepoint_probe_register_batch()): three sync rounds for any number
+ * of events, and all of them or none (a refused batch is printed and
+ * changes nothing). Events already in the state asked for are skipped.
  */
 int trace_set_event_list(const char *list, bool enable);
 
@@ -84,6 +89,11 @@ int trace_event_format(struct trace_event_call *call, char *buf,
 
 /* The trace_event= list the kernel booted with, or "" if none. */
 const char *trace_boot_events(void);
+/*
+ * What enabling it cost at boot: text_poke batches and sync rounds (one
+ * batch, three rounds, however many events it lists; 0 and 0 without it).
+ */
+void trace_boot_patch_stats(unsigned long *batches, unsigned long *rounds);
 
 /*
  * The slot for a module's events (its _ftrace_events section, struct

@@ -94,6 +94,33 @@ int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 				void *data);
 
+/*
+ * Many tracepoints, one batch: a probe registered on (or unregistered
+ * from) each of n distinct tracepoints, every key that flips and every
+ * static call that is retargeted patched in one static_key_apply_queued()
+ * batch (three sync rounds for any n, kernel/tracepoint.c says when a
+ * second batch is needed). The caller fills tp, probe, data and prio;
+ * the rest is the batch's. All or nothing: 0, or an error (-EINVAL: a NULL
+ * probe, a tracepoint twice, a site with unexpected bytes; -EEXIST,
+ * -ENOENT, -ENOMEM, a regfunc's error) said in one line naming the
+ * tracepoint or the site, with every tracepoint as it was.
+ */
+struct tracepoint_batch_probe {
+	struct tracepoint *tp;
+	void *probe;
+	void *data;
+	int prio;
+	/* The batch's own. */
+	struct tracepoint_func *old, *new;
+	int victim;
+	unsigned int flags;
+};
+
+int tracepoint_probe_register_batch(struct tracepoint_batch_probe *b,
+				    unsigned int n);
+int tracepoint_probe_unregister_batch(struct tracepoint_batch_probe *b,
+				      unsigned int n);
+
 /* Waits until no CPU can be inside a probe unregistered before the call. */
 static inline void tracepoint_synchronize_unregister(void)
 {

@@ -25,9 +25,12 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 #include <linux/trace.h>
+#include <linux/tracepoint.h>
 
 #define TRACE_DEFAULT_BUF_SIZE (64 * 1024)
 #define TRACE_BOOT_LIST_LEN 256
@@ -170,10 +173,84 @@ void for_each_trace_event(void (*fn)(struct trace_event_call *call, void *priv),
 	mutex_unlock(&event_mutex);
 }
 
+/*
+ * The events one request switches, gathered under event_mutex and then
+ * switched together: one tracepoint_probe_register_batch() (or
+ * _unregister_batch()) for all of them, so every key and static call
+ * they flip is patched in one batch of three sync rounds, and either all
+ * switch or none does. Events already in the state asked for are left
+ * out, an event matched twice is taken once.
+ */
+struct trace_batch {
+	struct tracepoint_batch_probe *probes;
+	unsigned int n, cap;
+	bool set;
+};
+
+static unsigned int __trace_nr_events(void)
+{
+	struct trace_event_table *t;
+	unsigned int n = trace_kernel_events();
+
+	list_for_each_entry(t, &event_tables, list)
+		n += t->num;
+	return n;
+}
+
+/* Room for every event; event_mutex held. 0 or -ENOMEM. */
+static int trace_batch_init(struct trace_batch *tb, bool set)
+{
+	tb->n = 0;
+	tb->set = set;
+	tb->cap = __trace_nr_events();
+	tb->probes = kcalloc(tb->cap ?: 1, sizeof(*tb->probes), GFP_KERNEL);
+	return tb->probes ? 0 : -ENOMEM;
+}
+
+static void trace_batch_add(struct trace_batch *tb,
+			    struct trace_event_call *call)
+{
+	unsigned int i;
+
+	if (call->enabled == tb->set)
+		return;
+	for (i = 0; i < tb->n; i++)
+		if (tb->probes[i].data == call)
+			return;
+	if (WARN_ON_ONCE(tb->n == tb->cap))
+		return;
+	tb->probes[tb->n++] = (struct tracepoint_batch_probe){
+		.tp = call->tp,
+		.probe = call->class->probe,
+		.data = call,
+		.prio = TRACEPOINT_DEFAULT_PRIO,
+	};
+}
+
+/* Switches every gathered event in one batch, then frees tb: 0 or why not. */
+static int trace_batch_apply(struct trace_batch *tb)
+{
+	struct trace_event_call *call;
+	unsigned int i;
+	int ret;
+
+	if (tb->set)
+		ret = tracepoint_probe_register_batch(tb->probes, tb->n);
+	else
+		ret = tracepoint_probe_unregister_batch(tb->probes, tb->n);
+	for (i = 0; !ret && i < tb->n; i++) {
+		call = tb->probes[i].data;
+		call->enabled = tb->set;
+	}
+	kfree(tb->probes);
+	tb->probes = NULL;
+	return ret;
+}
+
 struct trace_match {
 	const char *system, *event; /* globs; NULL: any */
-	int set; /* -1: find only */
-	int matched, err;
+	struct trace_batch *batch; /* NULL: find only */
+	int matched;
 	struct trace_event_call *found;
 };
 
@@ -205,45 +282,74 @@ static int trace_event_set_locked(struct trace_event_call *call, bool set)
 static void trace_match_one(struct trace_event_call *call, void *priv)
 {
 	struct trace_match *m = priv;
-	int ret;
 
 	if (!trace_event_matches(call, m))
 		return;
 	m->matched++;
 	if (!m->found)
 		m->found = call;
-	if (m->set < 0)
-		return;
-	ret = trace_event_set_locked(call, m->set);
-	if (ret && !m->err)
-		m->err = ret;
+	if (m->batch)
+		trace_batch_add(m->batch, call);
 }
 
-static int trace_match_all(struct trace_match *m)
+/* The events matching system and event, into tb; event_mutex held. */
+static int __trace_gather(const char *system, const char *event,
+			  struct trace_batch *tb)
 {
-	mutex_lock(&event_mutex);
-	__for_each_trace_event(trace_match_one, m);
-	mutex_unlock(&event_mutex);
-	if (m->err)
-		return m->err;
-	return m->matched ? 0 : -EINVAL;
+	struct trace_match m = { .system = system,
+				 .event = event,
+				 .batch = tb };
+
+	__for_each_trace_event(trace_match_one, &m);
+	return m.matched ? 0 : -EINVAL;
+}
+
+/* "system:event", or a word naming events or a system, into tb. */
+static int __trace_gather_spec(const char *spec, struct trace_batch *tb)
+{
+	char buf[64], *colon;
+	int by_event, by_system;
+
+	if (strscpy(buf, spec, sizeof(buf)) == (size_t)-E2BIG || !buf[0])
+		return -EINVAL;
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		return __trace_gather(buf[0] ? buf : NULL,
+				      colon[1] ? colon + 1 : NULL, tb);
+	}
+	by_event = __trace_gather(NULL, buf, tb);
+	by_system = __trace_gather(buf, NULL, tb);
+	return by_event && by_system ? -EINVAL : 0;
 }
 
 int trace_set_clr_event(const char *system, const char *event, int set)
 {
-	struct trace_match m = { .system = system,
-				 .event = event,
-				 .set = !!set };
+	struct trace_batch tb;
+	int ret;
 
-	return trace_match_all(&m);
+	mutex_lock(&event_mutex);
+	ret = trace_batch_init(&tb, set);
+	if (ret)
+		goto out;
+	ret = __trace_gather(system, event, &tb);
+	if (ret)
+		kfree(tb.probes);
+	else
+		ret = trace_batch_apply(&tb);
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(trace_set_clr_event);
 
 struct trace_event_call *trace_event_find(const char *system, const char *name)
 {
-	struct trace_match m = { .system = system, .event = name, .set = -1 };
+	struct trace_match m = { .system = system, .event = name };
 
-	trace_match_all(&m);
+	mutex_lock(&event_mutex);
+	__for_each_trace_event(trace_match_one, &m);
+	mutex_unlock(&event_mutex);
 	return m.found;
 }
 
@@ -254,59 +360,71 @@ bool trace_event_is_enabled(const char *system, const char *name)
 	return call && READ_ONCE(call->enabled);
 }
 
-/* "system:event", or a word naming events or a system (as Linux's). */
 int trace_set_event(const char *spec, bool enable)
 {
-	char buf[64], *colon;
-	int by_event, by_system;
+	struct trace_batch tb;
+	int ret;
 
-	if (strscpy(buf, spec, sizeof(buf)) == (size_t)-E2BIG || !buf[0])
-		return -EINVAL;
-	colon = strchr(buf, ':');
-	if (colon) {
-		*colon = '\0';
-		return trace_set_clr_event(buf[0] ? buf : NULL,
-					   colon[1] ? colon + 1 : NULL, enable);
-	}
-	by_event = trace_set_clr_event(NULL, buf, enable);
-	by_system = trace_set_clr_event(buf, NULL, enable);
-	if (by_event && by_event != -EINVAL)
-		return by_event;
-	if (by_system && by_system != -EINVAL)
-		return by_system;
-	return by_event && by_system ? -EINVAL : 0;
+	mutex_lock(&event_mutex);
+	ret = trace_batch_init(&tb, enable);
+	if (ret)
+		goto out;
+	ret = __trace_gather_spec(spec, &tb);
+	if (ret)
+		kfree(tb.probes);
+	else
+		ret = trace_batch_apply(&tb);
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(trace_set_event);
 
-int trace_set_event_list(const char *list, bool enable)
+/* Each spec of list into tb, saying which match nothing: the first error. */
+static int __trace_gather_list(const char *list, struct trace_batch *tb)
 {
 	const char *p = list;
 	int first_err = 0;
+	char spec[64];
+	size_t n;
 
-	while (*p) {
-		size_t n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) :
-					    strlen(p);
-		char spec[64];
-		int ret;
-
-		if (n && n < sizeof(spec)) {
-			memcpy(spec, p, n);
-			spec[n] = '\0';
-			ret = trace_set_event(spec, enable);
-			if (ret) {
-				pr_warn("%s %.*s: %s\n",
-					enable ? "enable" : "disable", (int)n,
-					p,
-					ret == -EINVAL ? "no such event" :
-							 "failed");
-				first_err = first_err ?: ret;
-			}
-		} else if (n) {
+	for (; *p; p += n + (p[n] == ',')) {
+		n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) : strlen(p);
+		if (!n)
+			continue;
+		if (n >= sizeof(spec)) {
 			pr_warn("%.*s: name too long\n", (int)n, p);
 			first_err = first_err ?: -EINVAL;
+			continue;
 		}
-		p += n + (p[n] == ',');
+		memcpy(spec, p, n);
+		spec[n] = '\0';
+		if (__trace_gather_spec(spec, tb)) {
+			pr_warn("%s %s: no such event\n",
+				tb->set ? "enable" : "disable", spec);
+			first_err = first_err ?: -EINVAL;
+		}
 	}
+	return first_err;
+}
+
+int trace_set_event_list(const char *list, bool enable)
+{
+	struct trace_batch tb;
+	int ret, first_err;
+
+	mutex_lock(&event_mutex);
+	first_err = trace_batch_init(&tb, enable);
+	if (first_err)
+		goto out;
+	first_err = __trace_gather_list(list, &tb);
+	ret = trace_batch_apply(&tb);
+	if (ret)
+		pr_warn("%s %s: failed (%d): nothing changed\n",
+			enable ? "enable" : "disable", list, ret);
+	first_err = first_err ?: ret;
+out:
+	mutex_unlock(&event_mutex);
 	return first_err;
 }
 
@@ -553,6 +671,15 @@ const char *trace_boot_events(void)
 	return trace_boot_list;
 }
 
+/* What enabling trace_event= cost (trace_init()): batches, sync rounds. */
+static unsigned long trace_boot_batches, trace_boot_rounds;
+
+void trace_boot_patch_stats(unsigned long *batches, unsigned long *rounds)
+{
+	*batches = trace_boot_batches;
+	*rounds = trace_boot_rounds;
+}
+
 /* Module tables: types after the kernel's, never reused. */
 int trace_module_add_events(struct trace_event_table *table)
 {
@@ -569,9 +696,16 @@ int trace_module_add_events(struct trace_event_table *table)
 
 void trace_module_remove_events(struct trace_event_table *table)
 {
+	struct trace_batch tb;
 	unsigned int i;
 
+	/* One batch for the module's events; one by one without memory. */
 	mutex_lock(&event_mutex);
+	if (!trace_batch_init(&tb, false)) {
+		for (i = 0; i < table->num; i++)
+			trace_batch_add(&tb, table->start[i]);
+		trace_batch_apply(&tb);
+	}
 	for (i = 0; i < table->num; i++)
 		trace_event_set_locked(table->start[i], false);
 	list_del_init(&table->list);
@@ -587,6 +721,7 @@ static void __init trace_count_enabled(struct trace_event_call *call,
 
 static int __init trace_init(void)
 {
+	struct text_poke_stats before, after;
 	unsigned int i;
 
 	for (i = 0; i < trace_kernel_events(); i++)
@@ -602,10 +737,16 @@ static int __init trace_init(void)
 	if (trace_boot_list[0]) {
 		unsigned int on = 0;
 
+		before = text_poke_get_stats();
 		trace_set_event_list(trace_boot_list, true);
+		after = text_poke_get_stats();
+		trace_boot_batches = after.batches - before.batches;
+		trace_boot_rounds = after.sync_rounds - before.sync_rounds;
 		for_each_trace_event(trace_count_enabled, &on);
 		pr_info("trace_event=%s: %u events enabled\n", trace_boot_list,
 			on);
+		pr_info("trace_event=: %lu batches, %lu sync rounds\n",
+			trace_boot_batches, trace_boot_rounds);
 	}
 	return 0;
 }

@@ -9,7 +9,9 @@
  * events outside the image.
  *
  * "trace_boot": the state the command line asked for (trace_event=,
- * schedstats=): tests/plan.json boots it with and without them.
+ * schedstats=), and that every event trace_event= lists came on in one
+ * batch of three sync rounds: tests/plan.json boots it with and without
+ * them.
  */
 #include <linux/kernel.h>
 #include <linux/delay.h>
@@ -622,6 +624,23 @@ static void tbt_check_event(struct trace_event_call *call, void *priv)
 		c->switch_listed = true;
 }
 
+/*
+ * Every event trace_event= listed was switched on in one batch: three
+ * sync rounds however many (none without patching, or without events).
+ */
+static void tbt_expect_one_batch(struct kunit *test, unsigned int listed)
+{
+	bool patching = IS_ENABLED(CONFIG_JUMP_LABEL) ||
+			IS_ENABLED(CONFIG_STATIC_CALL);
+	unsigned long batches, rounds;
+
+	trace_boot_patch_stats(&batches, &rounds);
+	kunit_info(test, "trace_event=: %u events in %lu batches, %lu sync rounds",
+		   listed, batches, rounds);
+	KUNIT_EXPECT_EQ(test, batches, listed && patching ? 1UL : 0UL);
+	KUNIT_EXPECT_EQ(test, rounds, listed && patching ? 3UL : 0UL);
+}
+
 static void tbt_test_events_as_asked(struct kunit *test)
 {
 	char *asked = kunit_kzalloc(test, TBT_VALUE_LEN, GFP_KERNEL);
@@ -638,6 +657,7 @@ static void tbt_test_events_as_asked(struct kunit *test)
 	kunit_info(test, "trace_event=%s: %u events on", asked, c.listed);
 	if (!asked[0])
 		KUNIT_EXPECT_EQ(test, c.listed, 0);
+	tbt_expect_one_batch(test, c.listed);
 	/* Switches happened since boot: their records are there. */
 	if (c.switch_listed)
 		KUNIT_EXPECT_TRUE(test,
