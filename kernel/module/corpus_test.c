@@ -96,6 +96,9 @@ static const struct corpus_case corpus[] = {
 	{ "bad_jdup",
 	  "jump entries 0 and 1: site cu_*(key jlm_core_*) overlaps site cu_*(key jlm_core_",
 	  -EINVAL },
+	{ "bad_percpu",
+	  "section * (.data..percpu): per-CPU sections are not supported in modules",
+	  -ENOEXEC },
 };
 
 /* What a refusal must leave as it found. */

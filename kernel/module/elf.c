@@ -231,6 +231,25 @@ static int check_section_type(const struct load_info *info, unsigned int i)
 	}
 }
 
+/*
+ * Per-CPU data (DEFINE_PER_CPU() puts it in .data..percpu) is not module
+ * data: each CPU reaches its own copy at the variable's address plus its
+ * per-CPU offset, so laid out as plain data it would touch memory far
+ * outside the module. Refused until the loader can place it.
+ */
+static int check_section_percpu(const struct load_info *info, unsigned int i)
+{
+	const char *name = module_secname(info, i);
+
+	if (!(info->sechdrs[i].sh_flags & SHF_ALLOC) ||
+	    !starts_with(name, ".data..percpu"))
+		return 0;
+	elf_err(info,
+		"section %u (%s): per-CPU sections are not supported in modules",
+		i, name);
+	return -ENOEXEC;
+}
+
 static int check_sections(struct load_info *info)
 {
 	u64 names = info->sechdrs[info->hdr->e_shstrndx].sh_size;
@@ -248,6 +267,8 @@ static int check_sections(struct load_info *info)
 		ret = check_section_bounds(info, i);
 		if (!ret)
 			ret = check_section_type(info, i);
+		if (!ret)
+			ret = check_section_percpu(info, i);
 		if (ret)
 			return ret;
 		if (info->sechdrs[i].sh_type == SHT_SYMTAB) {

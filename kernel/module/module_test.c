@@ -590,6 +590,14 @@ static void module_refusal_export_of_kernel(struct kunit *test)
 		"module modtest_dupkernel: exports modtest_kernel_export, which the kernel already exports\n");
 }
 
+/* Step 1 of per-CPU support: a module with DEFINE_PER_CPU() is refused. */
+static void module_refusal_percpu(struct kunit *test)
+{
+	expect_module_refused(
+		test, "modtest_percpu", -ENOEXEC,
+		" (.data..percpu): per-CPU sections are not supported in modules\n");
+}
+
 static void module_refusal_export_of_module(struct kunit *test)
 {
 	load_ok(test, "modtest_basic");
@@ -813,6 +821,23 @@ static void mutate_reloc_overflow(struct kunit *test, struct module_blob *b,
 	r->r_info = (r->r_info & ~0xffffffffULL) | R_X86_64_32;
 }
 
+/*
+ * .data..ro_after_init renamed in place to a per-CPU section (a variant
+ * such as Linux's ..page_aligned or ..shared_aligned ones): never loaded
+ * as plain data.
+ */
+static void mutate_percpu_variant(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	static const char name[] = ".data..percpu..bad";
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
+	       sizeof(name));
+}
+
 static void check_mutation(struct kunit *test,
 			   void (*mutate)(struct kunit *test,
 					  struct module_blob *b, u8 *img),
@@ -877,6 +902,9 @@ MUTATION_CASE(reloc_not_zero, -ENOEXEC,
 MUTATION_CASE(
 	reloc_overflow, -ENOEXEC,
 	"module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
+MUTATION_CASE(
+	percpu_variant, -ENOEXEC,
+	" (.data..percpu..bad): per-CPU sections are not supported in modules\n")
 
 static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_unknown_symbol),
@@ -903,6 +931,8 @@ static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_reloc_symbol),
 	KUNIT_CASE(module_refusal_reloc_not_zero),
 	KUNIT_CASE(module_refusal_reloc_overflow),
+	KUNIT_CASE(module_refusal_percpu_variant),
+	KUNIT_CASE(module_refusal_percpu),
 	{}
 };
 
