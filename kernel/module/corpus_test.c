@@ -97,7 +97,7 @@ static const struct corpus_case corpus[] = {
 	  "jump entries 0 and 1: site cu_*(key jlm_core_*) overlaps site cu_*(key jlm_core_",
 	  -EINVAL },
 	{ "bad_percpu",
-	  "section * (.data..percpu): per-CPU sections are not supported in modules",
+	  "section * (.data..percpu): a per-CPU section must be writable data (type 1, flags 0x6)",
 	  -ENOEXEC },
 };
 
