@@ -262,6 +262,47 @@ static void mpc_test_two_modules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), free);
 }
 
+/*
+ * First fit over a fragmented reserve: the hole an unload leaves is used
+ * again, and a section larger than every hole is refused although the
+ * free bytes add up to more; at the end all of it is free again.
+ */
+static void mpc_test_first_fit(struct kunit *test)
+{
+	size_t size = module_percpu_reserve_size(), half = size / 2;
+	unsigned long start = (unsigned long)__per_cpu_module_start;
+	const struct modtest_percpu_ops *h, *a, *u;
+	char msg[128];
+	u64 log;
+
+	KUNIT_ASSERT_EQ(test, module_percpu_free_bytes(), size);
+	h = mpc_load(test, "modtest_percpu_half");
+	KUNIT_EXPECT_EQ(test, (unsigned long)h->block, start);
+	a = mpc_load(test, "modtest_percpu");
+	KUNIT_EXPECT_GE(test, (unsigned long)a->hits, start + half);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_half"), 0);
+	u = mpc_load(test, "modtest_percpu_user");
+	KUNIT_EXPECT_EQ(test, (unsigned long)u->block % 64, 0);
+	KUNIT_EXPECT_LT(test, (unsigned long)u->block, start + half);
+	log = printk_log_end();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_percpu_half")),
+			-ENOMEM);
+	KUNIT_EXPECT_GT(test, module_percpu_free_bytes(), half);
+	snprintf(
+		msg, sizeof(msg),
+		" does not fit the per-CPU reserve for modules (%zu of %zu bytes free)\n",
+		module_percpu_free_bytes(), size);
+	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, msg),
+			      "no \"%s\" in the log", msg);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_user"), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu"), 0);
+	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size);
+	h = mpc_load(test, "modtest_percpu_half");
+	KUNIT_EXPECT_EQ(test, (unsigned long)h->block, start);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_half"), 0);
+	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size);
+}
+
 static void refuse_big(struct kunit *test, void *arg)
 {
 	u64 log = printk_log_end();
@@ -323,11 +364,13 @@ static void mpc_test_init_fails(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mpc_loaded("modtest_percpu_initfail"));
 }
 
-static struct kunit_case mpc_test_cases[] = {
-	KUNIT_CASE(mpc_test_every_cpu),	  KUNIT_CASE(mpc_test_reload),
-	KUNIT_CASE(mpc_test_two_modules), KUNIT_CASE(mpc_test_too_big),
-	KUNIT_CASE(mpc_test_init_fails),  {}
-};
+static struct kunit_case mpc_test_cases[] = { KUNIT_CASE(mpc_test_every_cpu),
+					      KUNIT_CASE(mpc_test_reload),
+					      KUNIT_CASE(mpc_test_two_modules),
+					      KUNIT_CASE(mpc_test_first_fit),
+					      KUNIT_CASE(mpc_test_too_big),
+					      KUNIT_CASE(mpc_test_init_fails),
+					      {} };
 
 static struct kunit_suite mpc_test_suite = {
 	.name = "module_percpu",
