@@ -189,19 +189,13 @@ def variants(m):
         return d
     yield "jdup", dup
 
-    # .text.unlikely renamed in place (same length + 1) to .data..percpu:
-    # per-CPU data the loader must never lay out as module memory.
-    unlikely = m.sec(".text.unlikely")
-    yield "percpu", at(m.sec(".shstrtab")["sh_offset"] + unlikely["sh_name"],
-                       "14s", b".data..percpu\0")
-
 
 # What variants() makes, for make (--list) before any module exists.
 NAMES = """truncated magic class32 endian identver exec machine version
     shentsize shoff shstrndx secpast secsize align strtab nosymtab
     symname symshndx symcommon relsec rtarget rlink rsymbol roffset
     rtype roverflow undefined gplonly jsite jkey jbytes jkeyoff jkeydata
-    jdup percpu""".split()
+    jdup""".split()
 
 
 def main(argv):

@@ -96,9 +96,6 @@ static const struct corpus_case corpus[] = {
 	{ "bad_jdup",
 	  "jump entries 0 and 1: site cu_*(key jlm_core_*) overlaps site cu_*(key jlm_core_",
 	  -EINVAL },
-	{ "bad_percpu",
-	  "section * (.data..percpu): a per-CPU section must be writable data (type 1, flags 0x6)",
-	  -ENOEXEC },
 };
 
 /* What a refusal must leave as it found. */

@@ -894,6 +894,23 @@ MUTATION_CASE(reloc_not_zero, -ENOEXEC,
 MUTATION_CASE(
 	reloc_overflow, -ENOEXEC,
 	"module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
+/* .data..ro_after_init renamed .data..percpu, made read-only. */
+static void mutate_percpu_not_data(struct kunit *test, struct module_blob *b,
+				   u8 *img)
+{
+	static const char name[] = ".data..percpu";
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
+	       sizeof(name));
+	s->sh_flags &= ~SHF_WRITE;
+}
+
+MUTATION_CASE(
+	percpu_not_data, -ENOEXEC,
+	" (.data..percpu): a per-CPU section must be writable data (type 1, flags 0x2)\n")
 MUTATION_CASE(
 	percpu_variant, -ENOEXEC,
 	" (.data..percpu..bad): per-CPU section variants are not supported in modules (only .data..percpu)\n")
@@ -924,6 +941,7 @@ static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_reloc_not_zero),
 	KUNIT_CASE(module_refusal_reloc_overflow),
 	KUNIT_CASE(module_refusal_percpu_variant),
+	KUNIT_CASE(module_refusal_percpu_not_data),
 	{}
 };
 

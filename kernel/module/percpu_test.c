@@ -10,12 +10,14 @@
  */
 #include <linux/kernel.h>
 #include <linux/cpumask.h>
+#include <linux/elf.h>
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <fixtures/mem_snapshot.h>
@@ -262,6 +264,12 @@ static void mpc_test_two_modules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), free);
 }
 
+/* The lower of the block's and the counter's addresses: its chunk's start. */
+static unsigned long chunk_start(const struct modtest_percpu_ops *o)
+{
+	return min((unsigned long)o->block, (unsigned long)o->seed);
+}
+
 /*
  * First fit over a fragmented reserve: the hole an unload leaves is used
  * again, and a section larger than every hole is refused although the
@@ -277,7 +285,7 @@ static void mpc_test_first_fit(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, module_percpu_free_bytes(), size);
 	h = mpc_load(test, "modtest_percpu_half");
-	KUNIT_EXPECT_EQ(test, (unsigned long)h->block, start);
+	KUNIT_EXPECT_EQ(test, chunk_start(h), start);
 	a = mpc_load(test, "modtest_percpu");
 	KUNIT_EXPECT_GE(test, (unsigned long)a->hits, start + half);
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_half"), 0);
@@ -298,7 +306,60 @@ static void mpc_test_first_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu"), 0);
 	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size);
 	h = mpc_load(test, "modtest_percpu_half");
-	KUNIT_EXPECT_EQ(test, (unsigned long)h->block, start);
+	KUNIT_EXPECT_EQ(test, chunk_start(h), start);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_half"), 0);
+	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size);
+}
+
+/*
+ * A copy of modtest_percpu_half whose .data..percpu is NOBITS of size
+ * bytes (it has no relocations), allocated with the case.
+ */
+static struct module_blob *half_nobits(struct kunit *test, u64 size)
+{
+	const struct module_blob *orig =
+		module_blob_find("modtest_percpu_half");
+	struct module_blob *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	Elf64_Ehdr *h;
+	Elf64_Shdr *sh;
+	const char *names;
+	u8 *img;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	img = kunit_kmalloc(test, orig->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	memcpy(img, orig->data, orig->size);
+	h = (Elf64_Ehdr *)img;
+	sh = (Elf64_Shdr *)(img + h->e_shoff);
+	names = (const char *)img + sh[h->e_shstrndx].sh_offset;
+	for (i = 1; i < h->e_shnum; i++)
+		if (!strcmp(names + sh[i].sh_name, ".data..percpu"))
+			break;
+	KUNIT_ASSERT_LT(test, i, h->e_shnum);
+	sh[i].sh_type = SHT_NOBITS;
+	sh[i].sh_size = size;
+	*b = (struct module_blob){ orig->name, img, orig->size };
+	return b;
+}
+
+/* NOBITS: every CPU's copy starts zeroed, the counter's 3 included. */
+static void mpc_test_nobits(struct kunit *test)
+{
+	size_t size = module_percpu_reserve_size();
+	struct module_blob *b = half_nobits(test, size / 2 + 64);
+	struct module *mod = load_module_blob(b);
+	struct mpc_seen *s = mpc_slot("modtest_percpu_half");
+	unsigned int cpu, n = 0;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mod), "%ld", PTR_ERR(mod));
+	KUNIT_ASSERT_TRUE(test, s && s->live);
+	KUNIT_EXPECT_EQ(test, s->seed_at_init, 1);
+	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size - size / 2 - 64);
+	for_each_possible_cpu(cpu)
+		n += per_cpu(*s->ops.seed, cpu);
+	KUNIT_EXPECT_EQ(test, n, 1);
 	KUNIT_EXPECT_EQ(test, delete_module("modtest_percpu_half"), 0);
 	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), size);
 }
@@ -306,16 +367,16 @@ static void mpc_test_first_fit(struct kunit *test)
 static void refuse_big(struct kunit *test, void *arg)
 {
 	u64 log = printk_log_end();
-	struct module *mod = load_module("modtest_percpu_big");
+	struct module *mod = load_module_blob(arg);
 	char msg[2][128];
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(mod), -ENOMEM);
 	if (!IS_ERR(mod))
-		delete_module("modtest_percpu_big");
+		delete_module("modtest_percpu_half");
 	/* Then "(aligned to N)": the compiler's choice for a large array. */
 	snprintf(
 		msg[0], sizeof(msg[0]),
-		"module modtest_percpu_big: per-CPU section .data..percpu of %zu bytes ",
+		"module modtest_percpu_half: per-CPU section .data..percpu of %zu bytes ",
 		module_percpu_reserve_size() + 64);
 	snprintf(
 		msg[1], sizeof(msg[1]),
@@ -331,12 +392,14 @@ static void refuse_big(struct kunit *test, void *arg)
 static void mpc_test_too_big(struct kunit *test)
 {
 	size_t free = module_percpu_free_bytes();
+	struct module_blob *b =
+		half_nobits(test, module_percpu_reserve_size() + 64);
 
 	KUNIT_EXPECT_EQ(test, module_percpu_reserve_size(),
 			CONFIG_MODULE_PERCPU_RESERVE);
-	kunit_expect_no_leak(test, refuse_big, NULL, NULL);
+	kunit_expect_no_leak(test, refuse_big, b, NULL);
 	KUNIT_EXPECT_EQ(test, module_percpu_free_bytes(), free);
-	KUNIT_EXPECT_FALSE(test, mpc_loaded("modtest_percpu_big"));
+	KUNIT_EXPECT_FALSE(test, mpc_loaded("modtest_percpu_half"));
 }
 
 /* A failed init gives its chunk back, zeroed on every CPU. */
@@ -346,9 +409,10 @@ static void mpc_test_init_fails(struct kunit *test)
 	struct mpc_seen *s;
 	unsigned int cpu;
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(load_module("modtest_percpu_initfail")),
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR(load_module("modtest_percpu_half", "fail=1")),
 			-ENODEV);
-	s = mpc_slot("modtest_percpu_initfail");
+	s = mpc_slot("modtest_percpu_half");
 	KUNIT_ASSERT_TRUE(test, s && s->live);
 	KUNIT_EXPECT_EQ(test, s->seed_at_init, 4);
 	KUNIT_EXPECT_TRUE(test,
@@ -361,16 +425,15 @@ static void mpc_test_init_fails(struct kunit *test)
 				    per_cpu_ptr(s->ops.block, cpu)->words[2], 0,
 				    "CPU%u", cpu);
 	}
-	KUNIT_EXPECT_FALSE(test, mpc_loaded("modtest_percpu_initfail"));
+	KUNIT_EXPECT_FALSE(test, mpc_loaded("modtest_percpu_half"));
 }
 
-static struct kunit_case mpc_test_cases[] = { KUNIT_CASE(mpc_test_every_cpu),
-					      KUNIT_CASE(mpc_test_reload),
-					      KUNIT_CASE(mpc_test_two_modules),
-					      KUNIT_CASE(mpc_test_first_fit),
-					      KUNIT_CASE(mpc_test_too_big),
-					      KUNIT_CASE(mpc_test_init_fails),
-					      {} };
+static struct kunit_case mpc_test_cases[] = {
+	KUNIT_CASE(mpc_test_every_cpu),	  KUNIT_CASE(mpc_test_reload),
+	KUNIT_CASE(mpc_test_two_modules), KUNIT_CASE(mpc_test_first_fit),
+	KUNIT_CASE(mpc_test_nobits),	  KUNIT_CASE(mpc_test_too_big),
+	KUNIT_CASE(mpc_test_init_fails),  {}
+};
 
 static struct kunit_suite mpc_test_suite = {
 	.name = "module_percpu",
