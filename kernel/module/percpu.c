@@ -95,13 +95,14 @@ static unsigned long find_gap(size_t size, unsigned long align,
 int module_percpu_alloc(struct load_info *info, struct module *mod)
 {
 	const Elf64_Shdr *s = &info->sechdrs[info->percpu_index];
-	size_t size = info->size[MOD_PERCPU];
+	/* An empty section's symbols still need an address of their own. */
+	size_t size = info->size[MOD_PERCPU] ?: 1;
 	unsigned long align = s->sh_addralign ?: 1, at;
 	struct list_head *next;
 
 	lockdep_assert_held(&module_mutex);
 	INIT_LIST_HEAD(&mod->percpu_list);
-	if (!info->percpu_index || !size)
+	if (!info->percpu_index)
 		return 0;
 	at = find_gap(size, align, &next);
 	if (!at) {
