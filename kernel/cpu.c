@@ -239,6 +239,7 @@ void cpus_write_unlock(void)
 
 struct cpumask __cpu_possible_mask = { .bits = { 1UL } };
 struct cpumask __cpu_online_mask = { .bits = { 1UL } };
+EXPORT_SYMBOL(__cpu_possible_mask);
 EXPORT_SYMBOL_GPL(__cpu_online_mask);
 struct cpumask __cpu_active_mask = { .bits = { 1UL } };
 

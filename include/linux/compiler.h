@@ -8,6 +8,8 @@
 #define __packed __attribute__((__packed__))
 #define __aligned(x) __attribute__((__aligned__(x)))
 #define __section(s) __attribute__((__section__(s)))
+/* Linux's sparse address space of per-CPU pointers: nothing checks it here. */
+#define __percpu
 #define __used __attribute__((__used__))
 #define __maybe_unused __attribute__((__unused__))
 #define __weak __attribute__((__weak__))

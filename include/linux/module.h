@@ -111,6 +111,16 @@ struct module {
 	const struct kernel_param *kp;
 	unsigned int num_kp;
 	char *args;
+
+	/*
+	 * Its .data..percpu, in the per-CPU reserve for modules: the
+	 * template address of its first byte (per_cpu_ptr() of it is CPU
+	 * cpu's copy; NULL: none), its size, and its place on the list of
+	 * chunks, by address (kernel/module/percpu.c, under module_mutex).
+	 */
+	void __percpu *percpu;
+	unsigned int percpu_size;
+	struct list_head percpu_list;
 };
 
 /* One use of a module's symbols by another: on both modules' lists. */
@@ -262,6 +272,15 @@ static inline bool within_module_data(unsigned long addr, unsigned long len,
 			return true;
 	return false;
 }
+
+/*
+ * The per-CPU reserve for modules (CONFIG_MODULE_PERCPU_RESERVE bytes of
+ * every possible CPU's area): its size, the bytes no module holds, and
+ * whether the template address addr is in a loaded module's chunk.
+ */
+size_t module_percpu_reserve_size(void);
+size_t module_percpu_free_bytes(void);
+bool is_module_percpu_address(unsigned long addr);
 
 /* For %pS: the symbol of a module holding addr, and the module's name. */
 const char *module_kallsyms_lookup(unsigned long addr, unsigned long *size,

@@ -42,6 +42,16 @@ typedef int64_t s64;
 #define MODULE_STRUCT_ALIGN 64
 #define MODULE_INFO_NAME_LEN 56
 
+/*
+ * The loader's own pseudo-region past the real ones: the module's per-CPU
+ * section (.data..percpu). Its addr is the template address the
+ * environment gave the section in the per-CPU reserve, its base where the
+ * loader writes the initial contents (one CPU's copy); it is no module
+ * memory, so loops over struct module's regions never see it.
+ */
+#define MOD_PERCPU MOD_MEM_NUM_TYPES
+#define MOD_LOAD_NUM_TYPES (MOD_MEM_NUM_TYPES + 1)
+
 /* Where one section goes: region type (-1: not loaded) and offset in it. */
 struct load_section {
 	int type;
@@ -69,10 +79,11 @@ struct load_info {
 	const char *modname; /* .modinfo name=, NUL-terminated */
 	bool gpl_compatible;
 	unsigned int init_sym, exit_sym; /* 0: none */
+	unsigned int percpu_index; /* its .data..percpu, or 0 */
 
 	/* module_layout(): sizes, and where each section and extra goes. */
 	struct load_section *sec; /* nsec entries, module_elf_alloc()ed */
-	u32 size[MOD_MEM_NUM_TYPES];
+	u32 size[MOD_LOAD_NUM_TYPES];
 	u32 mod_offset; /* struct module, in MOD_DATA */
 	u32 ksym_offset, kstr_offset; /* kept symbols + strtab, MOD_RODATA */
 	unsigned int nksyms;
@@ -83,8 +94,8 @@ struct load_info {
 	 * kernel; on the host the fuzzer runs at module-area addresses while
 	 * writing into malloc()ed buffers.
 	 */
-	u64 addr[MOD_MEM_NUM_TYPES];
-	u8 *base[MOD_MEM_NUM_TYPES];
+	u64 addr[MOD_LOAD_NUM_TYPES];
+	u8 *base[MOD_LOAD_NUM_TYPES];
 
 	/* module_resolve_symbols(): each symbol's value, nsyms entries. */
 	u64 *symval;

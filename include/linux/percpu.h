@@ -3,6 +3,7 @@
 #define _LINUX_PERCPU_H
 
 #include <linux/compiler.h>
+#include <linux/export.h>
 #include <linux/threads.h>
 #include <linux/types.h>
 #include <asm/percpu.h>
@@ -28,8 +29,20 @@
 #define DEFINE_PER_CPU(type, name) \
 	__section(".data..percpu") __typeof__(type) name
 
+/*
+ * An export of a per-CPU variable is its template address, as for any
+ * symbol: the module that imports it adds per-CPU offsets to it.
+ */
+#define EXPORT_PER_CPU_SYMBOL(var) EXPORT_SYMBOL(var)
+#define EXPORT_PER_CPU_SYMBOL_GPL(var) EXPORT_SYMBOL_GPL(var)
+
 extern unsigned long __per_cpu_offset[NR_CPUS];
-extern char __per_cpu_start[], __per_cpu_end[];
+/*
+ * The template: the kernel's variables from __per_cpu_start, then the
+ * reserve for modules' (kernel/module/percpu.c) from __per_cpu_module_start
+ * to __per_cpu_end.
+ */
+extern char __per_cpu_start[], __per_cpu_module_start[], __per_cpu_end[];
 
 /* This CPU's offset, kept in its own area so that %gs can reach it. */
 DECLARE_PER_CPU(unsigned long, this_cpu_off);
@@ -47,6 +60,21 @@ DECLARE_PER_CPU(unsigned long, this_cpu_off);
 #define per_cpu(var, cpu) (*per_cpu_ptr(&(var), cpu))
 #define this_cpu_ptr(ptr) __pcpu_shift(ptr, this_cpu_read(this_cpu_off))
 
+/* This CPU's copy of var, an lvalue; preemption off until put_cpu_var(). */
+#define get_cpu_var(var)              \
+	(*({                          \
+		preempt_disable();    \
+		this_cpu_ptr(&(var)); \
+	}))
+#define put_cpu_var(var)          \
+	do {                      \
+		(void)&(var);     \
+		preempt_enable(); \
+	} while (0)
+
 void setup_per_cpu_areas(void);
+
+/* For get_cpu_var(), last: <linux/preempt.h> includes this file. */
+#include <linux/preempt.h>
 
 #endif /* _LINUX_PERCPU_H */

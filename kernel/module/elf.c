@@ -24,7 +24,7 @@
 
 #define elf_err module_elf_err
 
-static const char *const region_name[MOD_MEM_NUM_TYPES] = {
+static const char *const region_name[MOD_LOAD_NUM_TYPES] = {
 	[MOD_TEXT] = "text",
 	[MOD_RODATA] = "rodata",
 	[MOD_RO_AFTER_INIT] = "ro_after_init",
@@ -32,6 +32,7 @@ static const char *const region_name[MOD_MEM_NUM_TYPES] = {
 	[MOD_INIT_TEXT] = "init_text",
 	[MOD_INIT_RODATA] = "init_rodata",
 	[MOD_INIT_DATA] = "init_data",
+	[MOD_PERCPU] = "percpu",
 };
 
 /* [off, off + size) inside [0, len), without overflow. */
@@ -231,6 +232,43 @@ static int check_section_type(const struct load_info *info, unsigned int i)
 	}
 }
 
+/*
+ * Per-CPU data (DEFINE_PER_CPU() puts it in .data..percpu) is not module
+ * data: each CPU reaches its own copy at the variable's address plus its
+ * per-CPU offset, so the loader places it in the per-CPU reserve, never in
+ * a region. One such section, writable data; Linux's variants
+ * (.data..percpu..page_aligned and the like) have no macro here and are
+ * refused rather than laid out as plain data.
+ */
+static int check_section_percpu(struct load_info *info, unsigned int i)
+{
+	const Elf64_Shdr *s = &info->sechdrs[i];
+	const char *name = module_secname(info, i);
+
+	if (!(s->sh_flags & SHF_ALLOC) || !starts_with(name, ".data..percpu"))
+		return 0;
+	if (strcmp(name, ".data..percpu")) {
+		elf_err(info,
+			"section %u (%s): per-CPU section variants are not supported in modules (only .data..percpu)",
+			i, name);
+		return -ENOEXEC;
+	}
+	if ((s->sh_flags & (SHF_WRITE | SHF_EXECINSTR)) != SHF_WRITE ||
+	    (s->sh_type != SHT_PROGBITS && s->sh_type != SHT_NOBITS)) {
+		elf_err(info,
+			"section %u (%s): a per-CPU section must be writable data (type %u, flags 0x%llx)",
+			i, name, s->sh_type, (unsigned long long)s->sh_flags);
+		return -ENOEXEC;
+	}
+	if (info->percpu_index) {
+		elf_err(info, "section %u (%s): a second per-CPU section (%u)",
+			i, name, info->percpu_index);
+		return -ENOEXEC;
+	}
+	info->percpu_index = i;
+	return 0;
+}
+
 static int check_sections(struct load_info *info)
 {
 	u64 names = info->sechdrs[info->hdr->e_shstrndx].sh_size;
@@ -248,6 +286,8 @@ static int check_sections(struct load_info *info)
 		ret = check_section_bounds(info, i);
 		if (!ret)
 			ret = check_section_type(info, i);
+		if (!ret)
+			ret = check_section_percpu(info, i);
 		if (ret)
 			return ret;
 		if (info->sechdrs[i].sh_type == SHT_SYMTAB) {
@@ -603,6 +643,8 @@ static int section_region(const struct load_info *info, unsigned int i)
 	/* .modinfo may carry SHF_ALLOC; it is read from the file, not run. */
 	if (!(s->sh_flags & SHF_ALLOC) || i == info->modinfo_index)
 		return -1;
+	if (i == info->percpu_index)
+		return MOD_PERCPU;
 	if (s->sh_flags & SHF_EXECINSTR)
 		return starts_with(name, ".init.text") ? MOD_INIT_TEXT :
 							 MOD_TEXT;

@@ -35,4 +35,14 @@ int module_find_params(struct load_info *info, struct module *mod);
 int module_parse_params(struct module *mod, const char *args);
 void module_free_params(struct module *mod);
 
+/*
+ * Its per-CPU section (percpu.c), under module_mutex. Step 3, once the
+ * struct module exists: a chunk of the reserve (0, or -ENOMEM after one
+ * line). Step 5, after the relocations: every CPU's copy initialised.
+ * Freeing the module zeroes the chunk and gives it back.
+ */
+int module_percpu_alloc(struct load_info *info, struct module *mod);
+void module_percpu_populate(struct module *mod);
+void module_percpu_free(struct module *mod);
+
 #endif /* _KERNEL_MODULE_INTERNAL_H */

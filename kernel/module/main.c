@@ -7,10 +7,12 @@
  *   2. under module_mutex: refuse a name already loaded (-EEXIST);
  *   3. lay the SHF_ALLOC sections out into regions; map each region RW NX
  *      in the module area, zeroed; the struct module lives in MOD_DATA;
+ *      .data..percpu gets a chunk of the per-CPU reserve (percpu.c);
  *   4. resolve undefined symbols: __this_module, the kernel's exports,
  *      then the exports of live and coming modules (recording each module
  *      used, which pins it);
- *   5. under text_mutex: copy the sections, apply the relocations;
+ *   5. under text_mutex: copy the sections, apply the relocations; then
+ *      every possible CPU's copy of the per-CPU chunk gets the contents;
  *   6. keep the symbol table for %pS; find the exports, the jump table,
  *      the tracepoint and trace event tables, the parameters (params.c),
  *      init and exit; refuse exports the kernel or a module already has;
@@ -500,6 +502,7 @@ static void free_module_memory(struct module *mod)
 {
 	struct module_memory mem[MOD_MEM_NUM_TYPES];
 
+	module_percpu_free(mod);
 	module_free_params(mod);
 	memcpy(mem, mod->mem, sizeof(mem));
 	free_regions(mem);
@@ -518,9 +521,13 @@ static struct module *layout_and_link(struct load_ctx *ctx)
 	if (ret)
 		return ERR_PTR(ret);
 	mod = ctx->mod = setup_module(info);
-	ret = module_resolve_symbols(info);
+	ret = module_percpu_alloc(info, mod);
+	if (!ret)
+		ret = module_resolve_symbols(info);
 	if (!ret)
 		ret = write_module(info);
+	if (!ret)
+		module_percpu_populate(mod);
 	if (!ret)
 		ret = find_module_sections(info, mod);
 	if (!ret)

@@ -811,6 +811,23 @@ static void mutate_reloc_overflow(struct kunit *test, struct module_blob *b,
 	r->r_info = (r->r_info & ~0xffffffffULL) | R_X86_64_32;
 }
 
+/*
+ * .data..ro_after_init renamed in place to a per-CPU section (a variant
+ * such as Linux's ..page_aligned or ..shared_aligned ones): never loaded
+ * as plain data.
+ */
+static void mutate_percpu_variant(struct kunit *test, struct module_blob *b,
+				  u8 *img)
+{
+	static const char name[] = ".data..percpu..bad";
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
+	       sizeof(name));
+}
+
 static void check_mutation(struct kunit *test,
 			   void (*mutate)(struct kunit *test,
 					  struct module_blob *b, u8 *img),
@@ -875,6 +892,26 @@ MUTATION_CASE(reloc_not_zero, -ENOEXEC,
 MUTATION_CASE(
 	reloc_overflow, -ENOEXEC,
 	"module modtest_basic: relocation 0 in .rela__ksymtab: R_X86_64_32 value 0xffffffffa")
+/* .data..ro_after_init renamed .data..percpu, made read-only. */
+static void mutate_percpu_not_data(struct kunit *test, struct module_blob *b,
+				   u8 *img)
+{
+	static const char name[] = ".data..percpu";
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
+	       sizeof(name));
+	s->sh_flags &= ~SHF_WRITE;
+}
+
+MUTATION_CASE(
+	percpu_not_data, -ENOEXEC,
+	" (.data..percpu): a per-CPU section must be writable data (type 1, flags 0x2)\n")
+MUTATION_CASE(
+	percpu_variant, -ENOEXEC,
+	" (.data..percpu..bad): per-CPU section variants are not supported in modules (only .data..percpu)\n")
 
 static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_unknown_symbol),
@@ -901,6 +938,8 @@ static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_reloc_symbol),
 	KUNIT_CASE(module_refusal_reloc_not_zero),
 	KUNIT_CASE(module_refusal_reloc_overflow),
+	KUNIT_CASE(module_refusal_percpu_variant),
+	KUNIT_CASE(module_refusal_percpu_not_data),
 	{}
 };
 

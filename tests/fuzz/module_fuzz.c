@@ -68,7 +68,7 @@ static int alloc_regions(struct load_info *info)
 	u64 addr = FAKE_MODULES_VADDR;
 	int t;
 
-	for (t = 0; t < MOD_MEM_NUM_TYPES; t++) {
+	for (t = 0; t < MOD_LOAD_NUM_TYPES; t++) {
 		if (!info->size[t])
 			continue;
 		info->base[t] = calloc(1, info->size[t]);
@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(image, data, size);
 	run(&info);
-	for (t = 0; t < MOD_MEM_NUM_TYPES; t++)
+	for (t = 0; t < MOD_LOAD_NUM_TYPES; t++)
 		free(info.base[t]);
 	module_elf_release(&info);
 	free(image);

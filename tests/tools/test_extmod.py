@@ -153,6 +153,38 @@ class OutOfTree(unittest.TestCase):
         self.assertIn('module name with a directory: sub/lx_sub; add obj-m '
                       "to that directory's own Makefile", res.stderr)
 
+    def test_percpu_module(self):
+        """The module_percpu suite's test module builds with M=: its
+        per-CPU variables in .data..percpu, the per-CPU exports in its
+        tables and in its Module.symvers. Only its name= line goes (the
+        loader's fixtures are built without modpost, which writes it)."""
+        d = self.tmp / 'percpu'
+        d.mkdir()
+        (d / 'Kbuild').write_text('obj-m += modtest_percpu.o\n')
+        src = (REPO / 'tests/modules/loader/modtest_percpu.c').read_text()
+        name = 'MODULE_INFO(name, KBUILD_MODNAME);\n'
+        self.assertIn(name, src)
+        (d / 'modtest_percpu.c').write_text(src.replace(name, ''))
+        res = self.build('percpu')
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        with open(self.out / 'percpu/modtest_percpu.ko', 'rb') as f:
+            elf = ELFFile(f)
+            sec = elf.get_section_by_name('.data..percpu')
+            self.assertIsNotNone(sec)
+            self.assertEqual(sec['sh_addralign'], 64)
+            symtab = elf.get_section_by_name('.symtab')
+            shndx = elf.get_section_index('.data..percpu')
+            percpu = {s.name for s in symtab.iter_symbols()
+                      if s['st_shndx'] == shndx and s.name}
+            self.assertTrue({'mpc_hits', 'mpc_seed', 'mpc_block',
+                             'mpc_ptr'} <= percpu, percpu)
+            syms = {s.name for s in symtab.iter_symbols()}
+            self.assertIn('__ksymtab_mpc_hits', syms)
+            self.assertIn('__ksymtab_gpl_mpc_seed', syms)
+        symvers = (self.out / 'percpu/Module.symvers').read_text()
+        self.assertRegex(symvers, r'mpc_hits\s.*EXPORT_SYMBOL\b')
+        self.assertRegex(symvers, r'mpc_seed\s.*EXPORT_SYMBOL_GPL')
+
     def test_extra_modules_on_the_iso(self):
         iso_dir = f'{BUILD}/extmod-iso'
         res = make('-j2', f'O={BUILD}', f'ISO_DIR={iso_dir}', 'CMDLINE=shell',

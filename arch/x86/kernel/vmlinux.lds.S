@@ -7,6 +7,12 @@
  */
 #include <asm/page.h>
 
+#ifdef CONFIG_MODULE_PERCPU_RESERVE
+#define PERCPU_MODULE_RESERVE CONFIG_MODULE_PERCPU_RESERVE
+#else
+#define PERCPU_MODULE_RESERVE 0
+#endif
+
 OUTPUT_FORMAT("elf64-x86-64")
 OUTPUT_ARCH(i386:x86-64)
 ENTRY(startup_32)
@@ -174,11 +180,18 @@ SECTIONS
 		__initcall_start = .;
 		KEEP(*(.initcall.init))
 		__initcall_end = .;
-		/* The per-CPU template: copied for each CPU, then freed. */
+		/*
+		 * The per-CPU template: copied for each CPU, then freed. Its
+		 * tail is the reserve for modules' per-CPU variables (zeros):
+		 * their template addresses lie there, in unmapped memory
+		 * once init is freed, and their copies in every CPU's area.
+		 */
 		. = ALIGN(PAGE_SIZE);
 		__per_cpu_start = .;
 		*(.data..percpu)
 		. = ALIGN(64);
+		__per_cpu_module_start = .;
+		. += PERCPU_MODULE_RESERVE;
 		__per_cpu_end = .;
 	} :init
 	. = ALIGN(PAGE_SIZE);
