@@ -31,17 +31,21 @@ static int run(struct kunit *test, const char *path, const char *arg)
 
 /*
  * wait4 returns once the process has exited, while its last task may
- * still be switching out on another CPU: wait (a second at most) until
- * every exiting task is on the dead list, then free them.
+ * still be switching out on another CPU, or be freed there by that CPU's
+ * idle reaper: reap, and wait (a second at most) until every task that
+ * exited is freed.
  */
 static void ust_settle(void)
 {
 	unsigned int i;
 
 	process_reap_orphans();
-	for (i = 0; i < 1000 && nr_tasks_exiting(); i++)
+	for (i = 0; i < 1000; i++) {
+		task_reap_dead();
+		if (!nr_tasks_exiting())
+			break;
 		msleep(1);
-	task_reap_dead();
+	}
 }
 
 static void ust_run_hello(struct kunit *test, void *unused)

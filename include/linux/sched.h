@@ -236,6 +236,8 @@ void task_release_stack(struct task_struct *t);
 void task_reap_dead(void);
 /* Moves the list of dead, switched-out tasks to out (for the reaper). */
 void sched_take_dead(struct list_head *out);
+/* For task_reap_dead(): one task taken by sched_take_dead() is freed. */
+void sched_dead_reaped(void);
 unsigned int nr_tasks_exiting(void);
 unsigned long nr_task_stacks(void);
 

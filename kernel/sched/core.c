@@ -303,7 +303,11 @@ static struct task_struct *pick_next_task(struct rq *rq)
 
 static LIST_HEAD(dead_tasks);
 static DEFINE_SPINLOCK(dead_lock);
-/* Tasks in do_exit() that have not yet switched out for the last time. */
+/*
+ * Tasks in do_exit() that task_reap_dead() has not yet freed: switched
+ * out or not, on dead_tasks or taken from it by a reaper (any CPU's idle
+ * task reaps too) that is still freeing them.
+ */
 static atomic_t nr_exiting = ATOMIC_INIT(0);
 
 /*
@@ -317,7 +321,6 @@ static void finish_task_switch(struct task_struct *prev)
 		do_raw_spin_lock(&dead_lock);
 		list_add_tail(&prev->run_list, &dead_tasks);
 		do_raw_spin_unlock(&dead_lock);
-		atomic_dec(&nr_exiting);
 	}
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	fire_sched_in_preempt_notifiers(current);
@@ -734,15 +737,23 @@ void __noreturn cpu_idle(void)
 }
 
 /*
- * Tasks that called do_exit() and are not on the dead list yet: a waiter
- * woken by an exit (wait4, kthread_stop()) may run before the dead task
- * has switched out on its CPU. Tests that count memory wait for 0.
+ * Tasks that called do_exit() and are not freed yet: a waiter woken by an
+ * exit (wait4, kthread_stop()) may run before the dead task has switched
+ * out on its CPU, and a reaper on another CPU may be freeing it while
+ * this one finds the dead list empty. Tests that count memory reap and
+ * wait for 0.
  */
 unsigned int nr_tasks_exiting(void)
 {
 	return atomic_read(&nr_exiting);
 }
 EXPORT_SYMBOL_GPL(nr_tasks_exiting);
+
+/* task_reap_dead() has freed one task of the dead list. */
+void sched_dead_reaped(void)
+{
+	atomic_dec(&nr_exiting);
+}
 
 /* Takes the whole dead list (for kernel/sched/task.c). */
 void sched_take_dead(struct list_head *out)

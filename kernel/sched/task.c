@@ -103,6 +103,7 @@ void task_reap_dead(void)
 		list_del_init(&t->run_list);
 		task_release_stack(t);
 		put_task_struct(t);
+		sched_dead_reaped();
 	}
 }
 EXPORT_SYMBOL_GPL(task_reap_dead);

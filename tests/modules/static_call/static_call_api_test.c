@@ -162,6 +162,17 @@ static int sca_caller(void *data)
 	return 0;
 }
 
+/* Has every caller called while the updates ran? */
+static bool sca_all_called(struct sca_smp *s, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!READ_ONCE(s->during[i]))
+			return false;
+	return true;
+}
+
 static void sca_test_smp(struct kunit *test)
 {
 	static struct sca_caller_arg args[NR_CPUS];
@@ -187,12 +198,22 @@ static void sca_test_smp(struct kunit *test)
 	while (atomic_read(&s.running) < n && time_before(jiffies, deadline))
 		msleep(1);
 	WRITE_ONCE(s.updating, true);
-	for (i = 0; i < updates && time_before(jiffies, deadline); i++) {
+	/*
+	 * At least updates rounds, and on until every caller has called
+	 * during them: an update without text to patch (STATIC_CALL=n) is a
+	 * store, and 400 of them end before a caller on this CPU runs, so
+	 * the CPU is given up now and then.
+	 */
+	for (i = 0; (i < updates || !sca_all_called(&s, n)) &&
+		    time_before(jiffies, deadline);
+	     i++) {
 		static_call_update(sca_add, i & 1 ? sca_add1 : sca_add2);
 		static_call_update(sca_cond, i & 1 ? NULL : sca_hook);
 		static_call_update(sca_ret, i & 1 ? __static_call_return0 :
 						    sca_seven);
 		done++;
+		if (!(i & 15))
+			msleep(1);
 	}
 	WRITE_ONCE(s.updating, false);
 	calls = atomic_read(&s.calls);
@@ -204,7 +225,7 @@ static void sca_test_smp(struct kunit *test)
 				    i);
 		fewest = min(fewest, s.during[i]);
 	}
-	KUNIT_EXPECT_EQ_MSG(test, done, updates,
+	KUNIT_EXPECT_GE_MSG(test, done, updates,
 			    "out of time: %u of %u updates in %u s", done,
 			    updates, budget_s);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&s.bad), 0,
