@@ -620,6 +620,20 @@ static Elf64_Shdr *shdr_of(u8 *img, unsigned int i)
 	return (Elf64_Shdr *)(img + ((Elf64_Ehdr *)img)->e_shoff) + i;
 }
 
+/* Section old renamed new in place (new no longer than old): its header. */
+static Elf64_Shdr *rename_section(struct kunit *test, u8 *img, const char *old,
+				  const char *new)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
+	Elf64_Shdr *s = shdr_named(img, old);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_LE(test, strlen(new), strlen(old));
+	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, new,
+	       strlen(new) + 1);
+	return s;
+}
+
 static Elf64_Rela *first_rela(struct kunit *test, u8 *img)
 {
 	Elf64_Shdr *rs = shdr_named(img, ".rela.text");
@@ -819,13 +833,7 @@ static void mutate_reloc_overflow(struct kunit *test, struct module_blob *b,
 static void mutate_percpu_variant(struct kunit *test, struct module_blob *b,
 				  u8 *img)
 {
-	static const char name[] = ".data..percpu..bad";
-	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
-	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
-	       sizeof(name));
+	rename_section(test, img, ".data..ro_after_init", ".data..percpu..bad");
 }
 
 static void check_mutation(struct kunit *test,
@@ -896,13 +904,9 @@ MUTATION_CASE(
 static void mutate_percpu_not_data(struct kunit *test, struct module_blob *b,
 				   u8 *img)
 {
-	static const char name[] = ".data..percpu";
-	Elf64_Ehdr *h = (Elf64_Ehdr *)img;
-	Elf64_Shdr *s = shdr_named(img, ".data..ro_after_init");
+	Elf64_Shdr *s = rename_section(test, img, ".data..ro_after_init",
+				       ".data..percpu");
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	memcpy(img + shdr_of(img, h->e_shstrndx)->sh_offset + s->sh_name, name,
-	       sizeof(name));
 	s->sh_flags &= ~SHF_WRITE;
 }
 
