@@ -247,6 +247,16 @@ static int trace_batch_apply(struct trace_batch *tb)
 	return ret;
 }
 
+/* After gathering: 0 switches tb in one batch, an error frees it. */
+static int trace_batch_end(struct trace_batch *tb, int gathered)
+{
+	if (gathered) {
+		kfree(tb->probes);
+		return gathered;
+	}
+	return trace_batch_apply(tb);
+}
+
 struct trace_match {
 	const char *system, *event; /* globs; NULL: any */
 	struct trace_batch *batch; /* NULL: find only */
@@ -330,14 +340,8 @@ int trace_set_clr_event(const char *system, const char *event, int set)
 
 	mutex_lock(&event_mutex);
 	ret = trace_batch_init(&tb, set);
-	if (ret)
-		goto out;
-	ret = __trace_gather(system, event, &tb);
-	if (ret)
-		kfree(tb.probes);
-	else
-		ret = trace_batch_apply(&tb);
-out:
+	if (!ret)
+		ret = trace_batch_end(&tb, __trace_gather(system, event, &tb));
 	mutex_unlock(&event_mutex);
 	return ret;
 }
@@ -367,14 +371,8 @@ int trace_set_event(const char *spec, bool enable)
 
 	mutex_lock(&event_mutex);
 	ret = trace_batch_init(&tb, enable);
-	if (ret)
-		goto out;
-	ret = __trace_gather_spec(spec, &tb);
-	if (ret)
-		kfree(tb.probes);
-	else
-		ret = trace_batch_apply(&tb);
-out:
+	if (!ret)
+		ret = trace_batch_end(&tb, __trace_gather_spec(spec, &tb));
 	mutex_unlock(&event_mutex);
 	return ret;
 }
