@@ -240,12 +240,12 @@ kernel-objs := $(filter $(hot-objs),$(kernel-objs)) \
 	       $(filter $(slow-pats),$(kernel-objs))
 hot-cflags := -falign-functions=64
 endif
-$(foreach o,$(hot-objs),$(eval CFLAGS_$(notdir $(o)) += $(hot-cflags)))
+$(foreach o,$(hot-objs),$(eval hotflags-$(O)/$(o) := $(hot-cflags)))
 kernel-objs := $(addprefix $(O)/,$(kernel-objs))
 
 # ---------------------------------------------------------------------------
 # Kconfig
-KCONFIG_DEPS := $(shell find . -name Kconfig -not -path './$(O)/*')
+KCONFIG_DEPS := $(shell find . -name 'Kconfig*' -not -path './$(O)/*')
 
 $(KCONFIG_CONFIG):
 	@echo "  no $(KCONFIG_CONFIG): using arch/x86/configs/defconfig"
@@ -333,7 +333,7 @@ $(O)/%.o: %.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
 	$(quiet) 'CC$(modtag)' $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \
-		$(ccflags-$@) $(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
+		$(ccflags-$@) $(hotflags-$@) $(DEPFLAGS) -c -o $@ $<
 	$(Q)$(fixdep)
 
 # The sources of an M= directory outside the tree (objdir above).
@@ -341,7 +341,7 @@ $(O)/extmod/%.o: /%.c | $(O)/include/generated/autoconf.h $(FIXDEP) $(TP_CALLS)
 	$(quiet) 'CC$(modtag)' $@
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) $(modflags) \
-		$(ccflags-$@) $(CFLAGS_$(notdir $@)) $(DEPFLAGS) -c -o $@ $<
+		$(ccflags-$@) $(hotflags-$@) $(DEPFLAGS) -c -o $@ $<
 	$(Q)$(fixdep)
 
 $(O)/%.o: %.S | $(O)/include/generated/autoconf.h $(FIXDEP)

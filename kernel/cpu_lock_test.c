@@ -939,7 +939,7 @@ static void cpu_hotplug_lock_static_key_cpuslocked(struct kunit *test)
 		"changed by a _cpuslocked call without cpus_read_lock() held (taken for the call)"));
 	/* The WARN's place is the caller, not a line of jump_label.c. */
 	KUNIT_EXPECT_TRUE(test, clt_log_has_fn(log, " at ", clt_enable_unlocked));
-	KUNIT_EXPECT_FALSE(test, printk_log_contains(log, "at kernel/jump_label.c:"));
+	KUNIT_EXPECT_FALSE(test, printk_log_contains(log, "at kernel/jump_label/core.c:"));
 	KUNIT_EXPECT_TRUE(test, clt_key_branch());
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&clt_key));
 	KUNIT_EXPECT_FALSE(test, cpus_lock_held());

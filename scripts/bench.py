@@ -26,10 +26,10 @@ are exact and reproducible. Each kernel prints lines like
 
 (one line each).
 
-bench=pipe (kernel/sched/pipe_bench.c) is perf bench sched pipe pinned to
+bench=pipe (kernel/bench/pipe_bench.c) is perf bench sched pipe pinned to
 one CPU, per round trip: its instructions with every key off, with a probe
 or the tracer's event on sched_switch, with schedstats on; and, single-
-stepped (arch/x86/kernel/bench_step.c), its instructions, branches, static branch
+stepped (arch/x86/bench/bench_step.c), its instructions, branches, static branch
 sites (per key) and, per function, where y and n differ. The summary sets
 n - y against the seed's (Linux 3.3, Documentation/static-keys.rst).
 
@@ -110,7 +110,7 @@ RUNS = (
 RUNS += bench_footprint.runs(Run, BENCH_CONFIG, JUMP_LABEL_N_CONFIG)
 RUN_NAMES = tuple(run.name for run in RUNS)
 
-# bench=pipe (kernel/sched/pipe_bench.c), per round trip, in y and n.
+# bench=pipe (kernel/bench/pipe_bench.c), per round trip, in y and n.
 PIPE_FIGURES = ('pipe_roundtrip_insns', 'pipe_roundtrip_switches',
                 'pipe_roundtrip_traced_insns',
                 'pipe_roundtrip_schedstats_insns',

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The sched pipe round trip's cache footprint, from the kernel's trace.
 
-The pipe bench (kernel/sched/pipe_bench.c) single-steps 100 round trips and
-records every instruction into a trace (arch/x86/kernel/bench_trace.c),
+The pipe bench (kernel/bench/pipe_bench.c) single-steps 100 round trips and
+records every instruction into a trace (arch/x86/bench/bench_trace.c),
 printed on the serial console as
 
     FOOTPRINT begin {"name": ..., "bytes": N, "fnv": H, "overflow": 0}

@@ -1,6 +1,6 @@
 """The module load figures of make bench (Documentation/modules.rst).
 
-kernel/jump_label_module_bench.c (bench=modules, in the y run) loads and
+kernel/bench/jump_label_module_bench.c (bench=modules, in the y run) loads and
 unloads jlm_keysK, a module with K = 1, 16, 64 keys of its own (a site on
 each, one on a kernel key, a static call site per key), and prints what
 each costs; this file only groups them in the table:
@@ -20,7 +20,7 @@ EXPECTED = ('module_load_sync_rounds', 'module_load_batches',
             'module_unload_sync_rounds')
 
 GROUPS = (
-    ('module load with K keys (kernel/jump_label_module_bench.c)', (
+    ('module load with K keys (kernel/bench/jump_label_module_bench.c)', (
         'module_load_sync_rounds', 'module_load_batches', 'module_load_sites',
         'module_load_keys_insns', 'module_unload_sync_rounds',
         'module_unload_batches', 'module_unload_sites',

@@ -1,6 +1,6 @@
 """The static call figures of make bench (Documentation/static-calls.rst).
 
-kernel/static_call_bench.c (bench=static_call, in the y and n runs)
+kernel/bench/static_call_bench.c (bench=static_call, in the y and n runs)
 prints them; this file only groups them in the table:
 
     static_call_insns               a call through a static call, a direct
@@ -14,7 +14,7 @@ prints them; this file only groups them in the table:
 """
 
 GROUPS = (
-    ('static calls (kernel/static_call_bench.c)', (
+    ('static calls (kernel/bench/static_call_bench.c)', (
         'static_call_insns', 'static_call_update_insns',
         'static_call_update_sync_rounds', 'trace_on_sync_rounds',
         'trace_off_sync_rounds', 'trace_on_events')),

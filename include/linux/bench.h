@@ -52,7 +52,7 @@ u64 bench_empty_region(void);
 u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
 
 /*
- * Exact counts by single-stepping (arch/x86/kernel/bench_step.c): between
+ * Exact counts by single-stepping (arch/x86/bench/bench_step.c): between
  * bench_step_start() and bench_step_stop(), every instruction the calling
  * CPU runs traps once (x86 EFLAGS.TF) and is counted: a branch (any
  * control transfer: jcc, jmp, call, ret, ...) or not, at a static branch

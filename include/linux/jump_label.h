@@ -68,7 +68,7 @@ struct static_key {
 #define JUMP_TYPE_FALSE 0UL
 #define JUMP_TYPE_TRUE 1UL
 /*
- * The key has sites in modules: set by kernel/jump_label_module.c, and
+ * The key has sites in modules: set by kernel/jump_label/module.c, and
  * then the pointer bits address a chain of struct static_key_mod
  * (<linux/jump_label_table.h>), the kernel's entries, if any, first.
  */
@@ -102,7 +102,7 @@ struct static_key_false {
  * Every key the DEFINE_ macros make is listed in __static_keys, the
  * kernel's or its module's: a module's jump entry may only name a listed
  * key (or one of the kernel's own sites), since linking writes the key
- * (kernel/jump_label.c). count keys from key on; flags say what holds them.
+ * (kernel/jump_label/core.c). count keys from key on; flags say what holds them.
  */
 struct static_key_def {
 	struct static_key *key;
@@ -220,7 +220,7 @@ extern bool ____wrong_branch_error(void)
 	(IS_ENABLED(config) ? static_branch_likely(x) :             \
 			      static_branch_unlikely(x))
 
-/* The key API (kernel/jump_label.c), the same with and without patching. */
+/* The key API (kernel/jump_label/core.c), the same with and without patching. */
 extern bool static_key_initialized;
 /* For code outside the engine: WARNs when key is used before jump_label_init(). */
 #define STATIC_KEY_CHECK_USE(key)                                     \
@@ -246,7 +246,7 @@ void static_key_disable_cpuslocked(struct static_key *key);
 
 /*
  * Many keys (and static calls, static_call_update_queued()) in one batch
- * (kernel/jump_label_queued.c): the _queued calls record changes, as
+ * (kernel/jump_label/queued.c): the _queued calls record changes, as
  * static_key_enable()/disable() would make them; apply makes them all at
  * once, three sync rounds in all, or none of them: 0, -EINVAL (a site
  * holding unexpected bytes, named) or -ENOMEM. The queue is the calling

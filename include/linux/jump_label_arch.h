@@ -3,7 +3,7 @@
 #define _LINUX_JUMP_LABEL_ARCH_H
 
 /*
- * What an architecture supplies to kernel/jump_label.c, and under which
+ * What an architecture supplies to kernel/jump_label/core.c, and under which
  * conditions the generic code calls it. Generic code includes no other arch
  * header for jump labels than <asm/jump_label.h>, which must define
  * struct jump_entry ({s32 code, target, key}), arch_static_branch() and

@@ -4,7 +4,7 @@
 
 /*
  * A read-only view of the static keys, for the console, benchmarks and
- * tests (kernel/jump_label_introspect.c): which keys have sites, in the
+ * tests (kernel/jump_label/introspect.c): which keys have sites, in the
  * kernel and in loaded modules, each key's state and sites. Nothing here
  * changes a key; the jump table's layout stays behind it. With
  * CONFIG_JUMP_LABEL=n there is no table: no key has a site. The patch

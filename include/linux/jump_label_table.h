@@ -3,7 +3,7 @@
 #define _LINUX_JUMP_LABEL_TABLE_H
 
 /*
- * The jump table as its owners see it: kernel/jump_label.c, the arch code
+ * The jump table as its owners see it: kernel/jump_label/core.c, the arch code
  * behind <linux/jump_label_arch.h>, and the tests and benchmarks. Users of
  * static keys include <linux/jump_label.h> only.
  *

@@ -74,7 +74,7 @@ struct module {
 	struct list_head source_list;	/* modules using this one */
 	struct list_head target_list;	/* modules this one uses */
 
-	/* Its __jump_table, sorted at load (kernel/jump_label.c). */
+	/* Its __jump_table, sorted at load (kernel/jump_label/core.c). */
 	struct jump_entry *jump_entries;
 	unsigned int num_jump_entries;
 	bool jump_init_done;		/* init text gone: skip its sites */
@@ -84,7 +84,7 @@ struct module {
 
 	/*
 	 * Its static call sites, found in its relocations at load and set
-	 * before init (kernel/static_call.c), and its trampolines' keys.
+	 * before init (kernel/static_call/core.c), and its trampolines' keys.
 	 */
 	struct static_call_msite *static_call_sites;
 	unsigned int num_static_call_sites;
@@ -389,7 +389,7 @@ extern struct module __this_module;
 #define MODULE_SOFTDEP(_softdep) MODULE_INFO(softdep, _softdep)
 
 /*
- * The jump-label hooks of the loader (kernel/jump_label_module.c), called
+ * The jump-label hooks of the loader (kernel/jump_label/module.c), called
  * with module_mutex held (they assert it). prepare: checks every entry
  * (site in the module's text holding the JMP the assembler emitted, key
  * in kernel or module data, no two sites overlapping): 0, or after a
@@ -410,7 +410,8 @@ void __jump_label_module_del(struct module *mod);
 
 /*
  * For tests: called by a load with every lock of its sites' write held,
- * before it links its static calls (0) and before it links its keys (1).
+ * before it links its static calls (0) and before it links its keys (1);
+ * only with CONFIG_TEXT_PATCH_TEST_HOOKS, else the call compiles away.
  */
 extern void (*module_text_sites_test_hook)(unsigned int step);
 void jump_label_module_init_done(struct module *mod);

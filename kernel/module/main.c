@@ -61,7 +61,7 @@
 #include <asm/text-patching.h>
 #include <trace/events/module.h>
 #include "internal.h"
-#include "../static_call_internal.h"
+#include "../static_call/internal.h"
 
 DEFINE_MUTEX(module_mutex);
 LIST_HEAD(modules);

@@ -34,13 +34,16 @@
 #include <asm/static_call.h>
 #include <asm/text-patching.h>
 #include "internal.h"
-#include "../static_call_internal.h"
+#include "../static_call/internal.h"
 
+#ifdef CONFIG_TEXT_PATCH_TEST_HOOKS
 void (*module_text_sites_test_hook)(unsigned int step);
+#endif
 
 static void module_text_sites_step(unsigned int step)
 {
-	if (module_text_sites_test_hook)
+	if (IS_ENABLED(CONFIG_TEXT_PATCH_TEST_HOOKS) &&
+	    module_text_sites_test_hook)
 		module_text_sites_test_hook(step);
 }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from hosttools import BUILD, REPO, built, make
 
 HEADER = 'include/linux/jump_label.h'
-OBJECT = f'{BUILD}/kernel/jump_label.o'
+OBJECT = f'{BUILD}/kernel/jump_label/core.o'
 
 
 class BuildDirTest(unittest.TestCase):

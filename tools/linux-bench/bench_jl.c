@@ -2,7 +2,7 @@
 /*
  * bench_jl: a Linux module (built against Debian's linux-headers-amd64)
  * that times the flip of its own static keys, of 1, 4, 56, 256 and 1,024
- * sites, as this project's bench=flip does (kernel/jump_label_bench.c):
+ * sites, as this project's bench=flip does (kernel/bench/jump_label_bench.c):
  * rdtsc around static_branch_enable() then static_branch_disable(), less
  * an empty timed region, halved: instructions per flip under -icount.
  * Each key is flipped BJL_ROUNDS times; /proc/bench_jl holds one line a

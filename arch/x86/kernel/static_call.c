@@ -2,7 +2,7 @@
 /*
  * x86's static call sites: the instruction each target needs (the table in
  * <asm/static_call.h>), the check of a site's bytes, and queueing into the
- * int3 batch engine. Generic code (kernel/static_call.c) holds text_mutex
+ * int3 batch engine. Generic code (kernel/static_call/core.c) holds text_mutex
  * and the hotplug lock around these.
  */
 #include <linux/kernel.h>

@@ -63,7 +63,9 @@ static DEFINE_PER_CPU(unsigned long, int3_hits);
 bool text_poke_batching = true;
 core_param_named("text_poke.batch", text_poke_batching, bool);
 
+#ifdef CONFIG_TEXT_PATCH_TEST_HOOKS
 void (*text_poke_test_hook)(enum text_poke_step step);
+#endif
 
 /*
  * text_poke.park=auto|on|off: whether step 4 of a batch parks the other
@@ -511,7 +513,7 @@ static void bp_retire(void)
 
 static void bp_step(enum text_poke_step step)
 {
-	if (text_poke_test_hook)
+	if (IS_ENABLED(CONFIG_TEXT_PATCH_TEST_HOOKS) && text_poke_test_hook)
 		text_poke_test_hook(step);
 }
 

@@ -4,7 +4,7 @@
  * 1, 16 or 64), one unlikely site on each and one site on the kernel's
  * jlm_core_false, and a static call of its own called once per key: what
  * its load must patch grows with JLM_KEYS, for the sync rounds and
- * instructions of a load (kernel/jump_label_module_bench.c) and the
+ * instructions of a load (kernel/bench/jump_label_module_bench.c) and the
  * suite's check of them (jlm_test_load_k_keys). Its init runs every site
  * and refuses the load if one takes the wrong way.
  */

@@ -3,7 +3,7 @@
  * Test module (old-api: allowed, a test of it): a key of its own from the
  * old API's initializer, which no DEFINE_ macro lists in __static_keys,
  * with a site in .text: Linux code written so must still load
- * (kernel/jump_label_module.c finds the key through the module's symbols).
+ * (kernel/jump_label/module.c finds the key through the module's symbols).
  */
 #include <linux/init.h>
 #include <linux/jump_label.h>

@@ -3,7 +3,7 @@
 #define _ASM_X86_BENCH_STEP_H
 
 /*
- * What arch/x86/kernel/bench_step.c needs of x86: turning the trap flag on, and
+ * What arch/x86/bench/bench_step.c needs of x86: turning the trap flag on, and
  * telling a control transfer from the bytes of an instruction.
  */
 #include <linux/types.h>
@@ -18,7 +18,7 @@ static __always_inline void arch_single_step_on(void)
 		     : : "i"(X86_EFLAGS_TF) : "memory", "cc");
 }
 
-/* sti (fb), which arch/x86/kernel/bench_step.c does itself. */
+/* sti (fb), which arch/x86/bench/bench_step.c does itself. */
 static inline bool insn_is_sti(const u8 *p)
 {
 	return p[0] == 0xfb;

@@ -4,7 +4,7 @@
 
 /*
  * The single-step trap's hook into the instruction trace of
- * <linux/bench.h> (arch/x86/kernel/bench_trace.c): prev_ip has just run
+ * <linux/bench.h> (arch/x86/bench/bench_trace.c): prev_ip has just run
  * (0 on the first trap of a session), regs is the state in which the
  * instruction at regs->ip is about to run. Called with the trap's
  * interrupts off, on the stepped CPU only; does nothing unless a trace is

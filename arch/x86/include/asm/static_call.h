@@ -52,7 +52,7 @@
 #include <linux/types.h>
 
 /*
- * The arch hooks of kernel/static_call.c, called with text_mutex and the
+ * The arch hooks of kernel/static_call/core.c, called with text_mutex and the
  * hotplug lock held (tail: a jmp site or a trampoline).
  */
 /* The instruction (STATIC_CALL_INSN_SIZE bytes) for func at addr. */

@@ -25,7 +25,11 @@ int text_poke_param_park(const char *val, const struct kernel_param *kp);
 bool text_poke_parks(void);
 bool text_poke_under_tcg(void);
 
-/* Called on the patching CPU after these protocol steps. */
+/*
+ * text_poke_test_hook, when set, is called on the patching CPU after these
+ * protocol steps (CONFIG_TEXT_PATCH_TEST_HOOKS: the suites and benchmark
+ * that act there; otherwise the call compiles away).
+ */
 enum text_poke_step {
 	TEXT_POKE_INT3_WRITTEN,
 	TEXT_POKE_TAILS_WRITTEN,

@@ -13,7 +13,7 @@
  * __name is the worker that expects the hotplug lock beside name that
  * takes it, and a name ending in _locked expects jump_label_mutex held
  * (static_key_inc_update() and static_key_dec_update() take it).
- * Deferred keys: kernel/jump_label_ratelimit.c.
+ * Deferred keys: kernel/jump_label/ratelimit.c.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
@@ -30,7 +30,7 @@
 #include <linux/timex.h>
 #include <linux/warn_record.h>
 #include <asm/module.h>
-#include "jump_label_internal.h"
+#include "internal.h"
 
 DEFINE_MUTEX(jump_label_mutex);
 bool static_key_initialized;

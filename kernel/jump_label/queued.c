@@ -38,7 +38,7 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/static_call.h>
-#include "jump_label_internal.h"
+#include "internal.h"
 
 struct jl_queued {
 	struct static_key *key;		/* NULL: a static call */

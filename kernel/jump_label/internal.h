@@ -3,9 +3,9 @@
 #define _KERNEL_JUMP_LABEL_INTERNAL_H
 
 /*
- * What the parts of the engine share: kernel/jump_label.c (the key state
- * machine, the kernel's table, boot), kernel/jump_label_module.c (modules'
- * tables and the links of their keys) and kernel/jump_label_ratelimit.c
+ * What the parts of the engine share: kernel/jump_label/core.c (the key state
+ * machine, the kernel's table, boot), kernel/jump_label/module.c (modules'
+ * tables and the links of their keys) and kernel/jump_label/ratelimit.c
  * (deferred keys). Not an API: nothing else includes it. The table
  * helpers run under jump_label_mutex.
  */

@@ -16,7 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include "jump_label_internal.h"
+#include "internal.h"
 
 /* The key's state, no sites counted yet. */
 static void key_info_state(struct static_key *key, struct static_key_info *info)

@@ -4,7 +4,7 @@
  *
  * The build lists every site of the kernel image in __static_call_sites,
  * sorted by trampoline (scripts/static_call_table.c); a module's sites are
- * found in its relocations at load (static_call_module.c). Each site is
+ * found in its relocations at load (module.c). Each site is
  * born calling its trampoline, which jumps to the target:
  *
  *   1. static_call_init() points each key at its run of the table and
@@ -31,7 +31,7 @@
 #include <linux/static_call.h>
 #include <linux/warn_record.h>
 #include <asm/static_call.h>
-#include "static_call_internal.h"
+#include "internal.h"
 
 DEFINE_MUTEX(static_call_mutex);
 bool static_call_initialized;
@@ -234,7 +234,7 @@ EXPORT_SYMBOL_GPL(static_call_nr_sites);
  * held: check that every site of key holds its current target's
  * instruction and reaches func (0 or -errno after a line naming the site
  * and the call), then queue func's at every site and set key->func.
- * Many calls (and keys, jump_label_queued.c) are checked before any is
+ * Many calls (and keys, kernel/jump_label/queued.c) are checked before any is
  * queued, so that a refusal queues nothing.
  */
 static void sc_note_target(struct static_call_key *key, void *func);

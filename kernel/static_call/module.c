@@ -23,7 +23,7 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/static_call.h>
-#include "static_call_internal.h"
+#include "internal.h"
 
 static bool sc_is_tramp_name(const char *name)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Static keys in modules: the other half of kernel/jump_label.c (built
+ * Static keys in modules: the other half of kernel/jump_label/core.c (built
  * with CONFIG_JUMP_LABEL and CONFIG_MODULES).
  */
 #include <linux/kernel.h>
@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <asm/module.h>
-#include "jump_label_internal.h"
+#include "internal.h"
 
 /*
  * Modules. A module's table is sorted and checked at load, and each of its

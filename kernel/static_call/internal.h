@@ -3,8 +3,8 @@
 #define _KERNEL_STATIC_CALL_INTERNAL_H
 
 /*
- * Between the static call core (kernel/static_call.c), its module part
- * (kernel/static_call_module.c) and the module loader.
+ * Between the static call core (kernel/static_call/core.c), its module part
+ * (kernel/static_call/module.c) and the module loader.
  */
 #include <linux/mutex.h>
 #include <linux/static_call_types.h>

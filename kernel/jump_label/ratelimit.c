@@ -9,7 +9,7 @@
 #include <linux/jump_label_ratelimit.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
-#include "jump_label_internal.h"
+#include "internal.h"
 
 /*
  * The last dec is the key's delayed work; the count stays 1 until it runs, so

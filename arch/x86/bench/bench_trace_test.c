@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "bench_trace": the instruction trace of a single-stepped
- * session (arch/x86/kernel/bench_trace.c) holds what ran. The body below
+ * session (arch/x86/bench/bench_trace.c) holds what ran. The body below
  * is assembly, so that every instruction, its length and what it reads
  * are known; the assembler writes the offset of each instruction into
  * btt_offsets[], and the case decodes the trace and compares.
