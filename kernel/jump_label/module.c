@@ -339,13 +339,17 @@ static int static_key_make_linked(struct static_key *key)
 
 /*
  * Removes mod's link from key, then puts a key left with its kernel
- * entries only (or no sites at all) back in the plain form.
+ * entries only (or no sites at all) back in the plain form. A key still
+ * plain (static_key_make_linked() ran out of memory) has no link to
+ * remove: its type holds its kernel entries, not a chain.
  */
 static void static_key_unlink(struct static_key *key, struct module *mod)
 {
 	unsigned long flags = key->type & JUMP_TYPE_TRUE;
 	struct static_key_mod *m, *prev = NULL, *first;
 
+	if (!static_key_linked(key))
+		return;
 	for (m = static_key_mods(key); m && m->mod != mod; m = m->next)
 		prev = m;
 	if (m && prev)
