@@ -50,6 +50,11 @@ struct jl_queued {
 };
 
 static DEFINE_MUTEX(queue_mutex);
+/*
+ * The task whose queue it is, written under queue_mutex and read without
+ * it by every task asking whether the queue is its own (only the owner
+ * can find itself there): hence READ_ONCE()/WRITE_ONCE().
+ */
 static struct task_struct *queue_owner;
 static bool queue_cpus_locked;	/* the queue took the hotplug lock */
 static struct jl_queued *queue;
@@ -63,13 +68,13 @@ static void jl_queue_add(const struct jl_queued *q)
 
 	bool lock;
 
-	if (queue_owner != current) {
+	if (READ_ONCE(queue_owner) != current) {
 		/* The hotplug lock first, as every flip takes it. */
 		lock = !cpus_lock_held();
 		if (lock)
 			cpus_read_lock();
 		mutex_lock(&queue_mutex);
-		queue_owner = current;
+		WRITE_ONCE(queue_owner, current);
 		queue_cpus_locked = lock;
 	}
 	if (queue_nr == queue_cap) {
@@ -250,7 +255,7 @@ static void jl_queue_release(void)
 
 	queue_nr = 0;
 	queue_nomem = false;
-	queue_owner = NULL;
+	WRITE_ONCE(queue_owner, NULL);
 	mutex_unlock(&queue_mutex);
 	if (unlock)
 		cpus_read_unlock();
@@ -258,7 +263,7 @@ static void jl_queue_release(void)
 
 void static_key_drop_queued(void)
 {
-	if (queue_owner == current)
+	if (READ_ONCE(queue_owner) == current)
 		jl_queue_release();
 }
 EXPORT_SYMBOL_GPL(static_key_drop_queued);
@@ -267,7 +272,7 @@ int static_key_apply_queued(void)
 {
 	int ret = 0;
 
-	if (queue_owner != current)
+	if (READ_ONCE(queue_owner) != current)
 		return 0; /* nothing queued by this task */
 	if (queue_nomem) {
 		pr_err("jump_label: out of memory for a queued batch of %u changes: nothing changed\n",
