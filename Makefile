@@ -103,6 +103,7 @@ CMDLINE ?=
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
 no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
+		 fuzz-engine fuzz-engine-smoke \
 		 user-compare \
 		 bench-linux stress-linux fuzz-shell model \
 		 $(config-targets)
@@ -679,6 +680,8 @@ test: deps buildcheck
 	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso
 	@echo "Host tool checks (tests/tools):"
 	$(Q)$(PYTHON) -m unittest discover -s tests/tools
+	@echo "The static key engine on the host, under TSan and ASan/UBSan (tests/fuzz/engine/):"
+	$(Q)$(MAKE) O=build/test-default fuzz-engine-smoke
 	@echo "The int3 batch, model-checked (tests/model/text_poke.pml):"
 	$(Q)$(MAKE) O=build/test-default model
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
@@ -771,6 +774,22 @@ fuzz-smoke: deps $(FUZZ_BIN) $(FUZZ_SEEDS) $(SHELL_FUZZ_BIN)
 		cp -f tests/fuzz/shell-seeds/* $(O)/fuzz/shell-smoke/
 	$(Q)$(call fuzz-pass,$(SHELL_FUZZ_BIN),$(O)/fuzz/shell-smoke,the console's editor and parser,$(SHELL_FUZZ_RUNS))
 
+# The static key engine on the host (tests/fuzz/engine/), under
+# ThreadSanitizer and under ASan/UBSan: make fuzz-engine runs each build
+# FUZZ_TIME seconds, make test a bounded pass (scripts/fuzz_engine.sh).
+FUZZ_THREADS ?= 4
+FUZZ_ENGINE_OPS ?= 60000
+PHONY += fuzz-engine fuzz-engine-smoke
+fuzz-engine: deps
+	$(Q)$(MAKE) -f tests/fuzz/engine/Makefile O=$(O) Q=$(Q)
+	$(Q)scripts/fuzz_engine.sh $(O)/fuzz/engine --threads $(FUZZ_THREADS) \
+		--seconds $(FUZZ_TIME)
+
+fuzz-engine-smoke: deps
+	$(Q)$(MAKE) -f tests/fuzz/engine/Makefile O=$(O) Q=$(Q)
+	$(Q)scripts/fuzz_engine.sh $(O)/fuzz/engine --seeds "1 2 3" \
+		--threads $(FUZZ_THREADS) --ops $(FUZZ_ENGINE_OPS)
+
 # The SPIN model of the int3 batch (tests/model/text_poke.pml) and its
 # mutants, in $(O)/model: exhaustive for 3 CPUs, MODEL_MINUTES for 4.
 MODEL_MINUTES ?= 1
@@ -850,6 +869,8 @@ help:
 	@echo '  model          - model-check the int3 batch with SPIN, and its mutants (MODEL_MINUTES=$(MODEL_MINUTES) for 4 CPUs)'
 	@echo '  fuzz           - fuzz the module loader FUZZ_TIME=$(FUZZ_TIME) s (clang, ASan, UBSan)'
 	@echo '  fuzz-shell     - fuzz the console'"'"'s line editor and parser FUZZ_TIME=$(FUZZ_TIME) s'
+	@echo '  fuzz-engine    - the static key engine on the host, FUZZ_THREADS threads, FUZZ_TIME s'
+	@echo '                   under TSan, then under ASan/UBSan'
 	@echo '  debug          - boot QEMU halted with a gdb stub; gdb -x $(O)/gdbinit'
 	@echo 'Building:'
 	@echo '  all            - build $(O)/vmlinux and the modules (the default)'

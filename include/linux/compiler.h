@@ -35,12 +35,29 @@
 
 #define __same_type(a, b) __builtin_types_compatible_p(typeof(a), typeof(b))
 
-/* Single-copy accesses the compiler may neither tear, merge nor elide. */
+/*
+ * Single-copy accesses the compiler may neither tear, merge nor elide.
+ * Under ThreadSanitizer (the engine's host fuzzer, tests/fuzz/engine/)
+ * they are relaxed atomics, which is what they mean: TSan then reports
+ * plain accesses that race, not these.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define __ONCE_ATOMIC 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define __ONCE_ATOMIC 1
+#endif
+#endif
+#ifdef __ONCE_ATOMIC
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#else
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, val)                                \
 	do {                                              \
 		*(volatile typeof(x) *)&(x) = (val);      \
 	} while (0)
+#endif
 
 /* The address of the code that uses it, and of the caller of this function. */
 #define _THIS_IP_                                  \
