@@ -37,6 +37,7 @@ struct free_object {
 
 static struct free_object *free_lists[NR_CLASSES];
 static atomic_t kmalloc_fail_pending;
+static atomic_t kmalloc_fail_skip;	/* successes before those failures */
 /* Blocks handed out and not freed, and their bytes (class or frames). */
 static unsigned long kmalloc_objects, kmalloc_bytes;
 /* Frames split into small objects: they stay with kmalloc for good. */
@@ -131,14 +132,29 @@ static void *kmalloc_small(unsigned int class)
 
 unsigned int kmalloc_fail_next(unsigned int n)
 {
+	atomic_set(&kmalloc_fail_skip, 0);
 	return atomic_xchg(&kmalloc_fail_pending, n);
 }
 
-/* Consumes one injected failure, if any is pending. */
+void kmalloc_fail_after(unsigned int skip, unsigned int n)
+{
+	atomic_set(&kmalloc_fail_pending, 0);
+	atomic_set(&kmalloc_fail_skip, skip);
+	atomic_set(&kmalloc_fail_pending, n);
+}
+
+/* Consumes one injected failure, if any is pending and none is skipped. */
 static bool kmalloc_inject_failure(void)
 {
 	int v = atomic_read(&kmalloc_fail_pending);
 
+	if (v <= 0)
+		return false;
+	v = atomic_read(&kmalloc_fail_skip);
+	while (v > 0)
+		if (atomic_try_cmpxchg(&kmalloc_fail_skip, &v, v - 1))
+			return false;
+	v = atomic_read(&kmalloc_fail_pending);
 	do {
 		if (v <= 0)
 			return false;

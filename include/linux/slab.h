@@ -34,8 +34,10 @@ unsigned long kmalloc_cache_frames(void);
 /*
  * Fault injection, for tests: the next n calls of kmalloc() (and so of
  * kzalloc() and kcalloc()) return NULL; 0 stops it. Returns how many of
- * the previous request were still pending.
+ * the previous request were still pending. kmalloc_fail_after() lets skip
+ * calls succeed first, to reach a later allocation of one operation.
  */
 unsigned int kmalloc_fail_next(unsigned int n);
+void kmalloc_fail_after(unsigned int skip, unsigned int n);
 
 #endif /* _LINUX_SLAB_H */
