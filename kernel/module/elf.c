@@ -875,7 +875,7 @@ static int region_of(const struct load_info *info, u64 a, u64 *off)
 int module_check_exports(const struct load_info *info, unsigned int i)
 {
 	const Elf64_Shdr *s = &info->sechdrs[i];
-	const u8 *p = info->base[info->sec[i].type] + info->sec[i].offset;
+	const u8 *p;
 	u64 n, e[2], off;
 	int t;
 
@@ -886,6 +886,10 @@ int module_check_exports(const struct load_info *info, unsigned int i)
 			(unsigned long long)s->sh_size, sizeof(e));
 		return -ENOEXEC;
 	}
+	/* An empty table may sit in a region that has no memory at all. */
+	if (!s->sh_size)
+		return 0;
+	p = info->base[info->sec[i].type] + info->sec[i].offset;
 	for (n = 0; n < s->sh_size / sizeof(e); n++) {
 		memcpy(e, p + n * sizeof(e), sizeof(e));
 		t = region_of(info, e[1], &off);
