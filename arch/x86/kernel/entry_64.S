@@ -50,11 +50,19 @@ int3_entry:
 	jmp	common_entry
 
 common_entry:
-	/* From user mode (cs at 24(%rsp)): this CPU's %gs first. */
+	/*
+	 * From user mode (cs at 24(%rsp)), or from ring 0 on the user's %gs
+	 * (ip between user_gs_start and user_gs_end, entry_syscall_64.S: an
+	 * IRET to user mode that faulted, an NMI there): this CPU's %gs.
+	 */
 	testb	$3, 24(%rsp)
-	jz	1f
-	swapgs
-1:	PUSH_REGS
+	jnz	1f
+	cmpq	$user_gs_start, 16(%rsp)
+	jb	2f
+	cmpq	$user_gs_end, 16(%rsp)
+	jae	2f
+1:	swapgs
+2:	PUSH_REGS
 	cld
 	mov	%rsp, %rdi
 	/* A frame record so that backtraces walk from the handler into the
@@ -67,8 +75,11 @@ common_entry:
 	POP_REGS
 	add	$16, %rsp			/* vector, error code */
 	testb	$3, 8(%rsp)			/* back to user mode: its %gs */
-	jz	2f
-	swapgs
-2:	iretq
+	jnz	user_iret_tail
+	cmpq	$user_gs_start, (%rsp)		/* back into the window too */
+	jb	3f
+	cmpq	$user_gs_end, (%rsp)
+	jb	user_iret_tail
+3:	iretq
 
 	.section .note.GNU-stack, "", @progbits

@@ -71,6 +71,7 @@ entry_SYSCALL_64:
 	pushq	$SYSCALL_VECTOR			/* vector */
 	PUSH_REGS rax=$-38			/* rax: -ENOSYS */
 	TRACEPOINT_BRANCH __tracepoint_sys_enter, .Lsyscall_slow
+	movl	%eax, %eax			/* an int, as Linux's number */
 	cmpq	$NR_syscalls, %rax
 	jae	.Lsyscall_slow
 	sti
@@ -124,8 +125,45 @@ ret_to_user:
 ret_to_user_iret:
 	POP_REGS
 	addq	$16, %rsp			/* vector, error_code */
+/*
+ * Every IRET to user mode ends here (entry_64.S's too). Between
+ * user_gs_start and user_gs_end the CPU is in ring 0 on the user's GS:
+ * at user_iretq (the IRET itself faults on a selector of the frame that
+ * rt_sigreturn took, see bad_iret() in traps.c; or an NMI comes just
+ * before it) and in entry_SYSCALL_compat. The exception entry swaps GS
+ * for an ip in that window, and swaps back to return to it.
+ */
+	.globl user_iret_tail, user_iretq, user_gs_start, user_gs_end
+user_iret_tail:
 	swapgs
+user_gs_start:
+user_iretq:
 	iretq
+
+/*
+ * SYSCALL from 32-bit code (MSR_CSTAR): there is no 32-bit system-call
+ * ABI here, so the call is -ENOSYS, straight back to the caller's mode
+ * (SYSRETL: cs 0x2b, eip = ecx, eflags = r11). Two instructions in ring 0
+ * on the user's stack and GS, which touch neither; SYSCALL masked IF.
+ */
+	.globl entry_SYSCALL_compat
+entry_SYSCALL_compat:
+	movl	$-38, %eax			/* -ENOSYS */
+	sysretl
+user_gs_end:
+
+/*
+ * bad_iret_landing: where bad_iret() sends an IRET to user mode that
+ * faulted: on the kernel's GS, interrupts off, %rsp at the task's user
+ * pt_regs, which bad_iret_fault() fills with the frame that could not be
+ * returned to, then signals; then back to user mode, to a handler.
+ */
+	.globl bad_iret_landing
+bad_iret_landing:
+	movq	%rsp, %rdi
+	call	bad_iret_fault
+	movq	%rsp, %rdi
+	jmp	ret_to_user
 
 /*
  * The user-copy primitives: rep movsb / a byte loop whose faults the

@@ -133,8 +133,11 @@ int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
 	    copy_to_user((void __user *)sp, &f, sizeof(f)))
 		return -EFAULT;
 
+	/* The handler is 64-bit code, whatever mode the program was in. */
 	regs->ip = ka->handler;
 	regs->sp = sp;
+	regs->cs = USER_CS;
+	regs->ss = USER_DS;
 	regs->rdi = sig;
 	regs->rsi = sp + offsetof(struct rt_sigframe, info);
 	regs->rdx = sp + offsetof(struct rt_sigframe, uc);
@@ -146,9 +149,12 @@ int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
 /*
  * rt_sigreturn: the handler returned to sa_restorer, which made this
  * call with the stack just above the frame's pretcode. The registers,
- * the blocked set and the FPU state come back from the frame; a frame
- * that cannot be read, or whose ip or sp is not a user address, kills
- * with SIGSEGV (as Linux's). Returns through IRET (every register).
+ * the blocked set and the FPU state come back from the frame, cs and ss
+ * too (ring 3 forced, as Linux: a selector the CPU refuses faults in the
+ * IRET, see bad_iret()); a frame that cannot be read, or whose ip or sp
+ * is not a user address, is refused with SIGSEGV (as Linux's force_sig():
+ * a handler of it runs, on the registers of this call). Returns through
+ * IRET (every register).
  */
 long sys_rt_sigreturn(void)
 {
@@ -189,6 +195,11 @@ long sys_rt_sigreturn(void)
 	regs->rcx = sc->rcx;
 	regs->sp = sc->rsp;
 	regs->ip = sc->rip;
+	regs->cs = sc->cs | 3;
+	regs->ss = sc->ss | 3;
+	/* Linux's force_valid_ss(): a frame that did not ask to keep it. */
+	if (!(f.uc.uc_flags & UC_STRICT_RESTORE_SS) && regs->cs == USER_CS)
+		regs->ss = USER_DS;
 	regs->flags = (regs->flags & ~USER_FLAGS_MASK) |
 		      (sc->eflags & USER_FLAGS_MASK);
 	regs->error_code = -1UL; /* not a system call: no restart */
@@ -198,6 +209,6 @@ long sys_rt_sigreturn(void)
 	WRITE_ONCE(p->exit_work, 1); /* IRET; an unblocked signal acts */
 	return sc->rax;
 bad:
-	signal_force_segv();
+	force_sig_fault(SIGSEGV);
 	return 0;
 }

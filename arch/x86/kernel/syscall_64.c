@@ -9,6 +9,7 @@
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <linux/syscalls.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
@@ -17,8 +18,12 @@
 #include <asm/user_pgtable.h>
 #include <trace/events/syscalls.h>
 
+#define MSR_IA32_SYSENTER_CS 0x174
+#define MSR_IA32_SYSENTER_ESP 0x175
+#define MSR_IA32_SYSENTER_EIP 0x176
 #define MSR_STAR 0xc0000081
 #define MSR_LSTAR 0xc0000082
+#define MSR_CSTAR 0xc0000083
 #define MSR_SYSCALL_MASK 0xc0000084
 #define MSR_FS_BASE 0xc0000100
 #define EFER_SCE (1UL << 0)
@@ -49,7 +54,8 @@ _Static_assert(offsetof(struct tracepoint, key) == 8 &&
 		       offsetof(struct static_key, enabled) == 0,
 	       "entry_syscall_64.S: TP_KEY");
 
-extern const char entry_SYSCALL_64[];
+extern const char entry_SYSCALL_64[], entry_SYSCALL_compat[];
+extern const char bad_iret_landing[], user_iretq[];
 static bool have_smep;
 
 void syscall_cpu_init(void)
@@ -59,6 +65,16 @@ void syscall_cpu_init(void)
 	/* SYSCALL: cs 0x08, ss 0x10; SYSRET: cs 0x28+16|3, ss 0x28+8|3. */
 	wrmsr(MSR_STAR, (0x28ULL << 48) | (0x08ULL << 32));
 	wrmsr(MSR_LSTAR, (u64)entry_SYSCALL_64);
+	/*
+	 * Every way into ring 0 goes somewhere: SYSCALL from 32-bit code
+	 * (GDT entry 5, which SYSRET's layout needs, is DPL 3) gets -ENOSYS
+	 * back; SYSENTER faults (#GP with a null SYSENTER_CS; #UD in long
+	 * mode on AMD).
+	 */
+	wrmsr(MSR_CSTAR, (u64)entry_SYSCALL_compat);
+	wrmsr(MSR_IA32_SYSENTER_CS, 0);
+	wrmsr(MSR_IA32_SYSENTER_ESP, 0);
+	wrmsr(MSR_IA32_SYSENTER_EIP, 0);
 	wrmsr(MSR_SYSCALL_MASK, X86_EFLAGS_IF | X86_EFLAGS_TF | X86_EFLAGS_DF |
 					X86_EFLAGS_AC | X86_EFLAGS_NT);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
@@ -139,54 +155,197 @@ void arch_set_fsbase(unsigned long base)
 	wrmsr(MSR_FS_BASE, base);
 }
 
-/* Linux's messages for a fatal user exception, then the signal. */
-void user_exception(struct pt_regs *regs, unsigned long vector,
-		    const char *name)
+/*
+ * Linux's printk_ratelimit() for the lines of user faults: 10 in any 5 s,
+ * then none until those 5 s are over.
+ */
+static bool user_fault_ratelimit(void)
+{
+	static DEFINE_SPINLOCK(lock);
+	static u64 begin;
+	static unsigned int printed;
+	unsigned long flags;
+	u64 now = ktime_get_ns();
+	bool ok;
+
+	spin_lock_irqsave(&lock, flags);
+	if (!begin || now - begin >= 5000000000ULL) {
+		begin = now;
+		printed = 0;
+	}
+	ok = printed < 10;
+	if (ok)
+		printed++;
+	spin_unlock_irqrestore(&lock, flags);
+	return ok;
+}
+
+/* Whether sig will kill p rather than run a handler (Linux's test). */
+static bool unhandled_signal(const struct process *p, int sig)
+{
+	unsigned long h = p->sigaction[sig - 1].handler;
+
+	return p->pid == 1 || h == SIG_DFL || h == SIG_IGN;
+}
+
+/*
+ * As Linux's force_sig(): a fault's signal that is blocked or ignored
+ * takes its default action; with a handler, the handler runs.
+ */
+void force_sig_fault(int sig)
 {
 	struct process *p = current_process();
-	int sig = SIGSEGV;
 
-	if (WARN_ON_ONCE(!p))
-		return;
-	switch (vector) {
-	case X86_TRAP_PF:
-		pr_info("%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n",
-			p->comm, p->pid, read_cr2(), regs->ip, regs->sp,
-			regs->error_code);
-		break;
-	case X86_TRAP_DE:
-	case X86_TRAP_UD:
-		sig = vector == X86_TRAP_UD ? SIGILL : SIGFPE;
-		pr_info("traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n",
-			p->comm, p->pid, name, regs->ip, regs->sp,
-			regs->error_code);
-		break;
-	case X86_TRAP_BP:
-	case X86_TRAP_DB:
-		sig = SIGTRAP;
-		break;
-	default:
-		pr_info("traps: %s[%d] %s ip:%lx sp:%lx error:%lx\n", p->comm,
-			p->pid, name ? name : "exception", regs->ip, regs->sp,
-			regs->error_code);
-		break;
-	}
-	/* As Linux's force_sig(): a blocked or ignored fault still acts. */
 	if (p->sigaction[sig - 1].handler == SIG_IGN ||
 	    (p->sig_blocked & (1ULL << (sig - 1)))) {
 		p->sigaction[sig - 1].handler = SIG_DFL;
 		p->sig_blocked &= ~(1ULL << (sig - 1));
 	}
 	process_kill_forced(p, sig);
+}
+
+/* Linux's signal for each exception a user program can raise. */
+static int user_exception_signal(unsigned long vector)
+{
+	switch (vector) {
+	case X86_TRAP_DE:
+	case X86_TRAP_MF:
+	case X86_TRAP_XF:
+		return SIGFPE;
+	case X86_TRAP_DB:
+	case X86_TRAP_BP:
+		return SIGTRAP;
+	case X86_TRAP_UD:
+		return SIGILL;
+	case X86_TRAP_NP:
+	case X86_TRAP_SS:
+	case X86_TRAP_AC:
+		return SIGBUS;
+	}
+	return SIGSEGV;
+}
+
+/*
+ * A fault in user mode: Linux's line, if the signal will kill (a handled
+ * fault is the program's business: no line) and not too many came
+ * lately, then the signal.
+ */
+static void user_fault(struct pt_regs *regs, unsigned long vector,
+		       const char *name)
+{
+	struct process *p = current_process();
+	int sig = user_exception_signal(vector);
+	bool quiet = vector == X86_TRAP_BP || vector == X86_TRAP_DB ||
+		     vector == X86_TRAP_MF || vector == X86_TRAP_XF;
+
+	if (!quiet && unhandled_signal(p, sig) && user_fault_ratelimit()) {
+		if (vector == X86_TRAP_PF)
+			pr_info("%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n",
+				p->comm, p->pid, read_cr2(), regs->ip, regs->sp,
+				regs->error_code);
+		else if (vector == X86_TRAP_GP)
+			pr_info("traps: %s[%d] general protection fault ip:%lx sp:%lx error:%lx\n",
+				p->comm, p->pid, regs->ip, regs->sp,
+				regs->error_code);
+		else
+			pr_info("traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx\n",
+				p->comm, p->pid, name ? name : "exception",
+				regs->ip, regs->sp, regs->error_code);
+	}
+	force_sig_fault(sig);
+}
+
+/* An exception in user mode: the signal, then the way back. */
+void user_exception(struct pt_regs *regs, unsigned long vector,
+		    const char *name)
+{
+	if (WARN_ON_ONCE(!current_process()))
+		return;
+	user_fault(regs, vector, name);
 	exit_to_user_mode(regs);
 }
 
-/* Pending signals act (all with their default action), then reschedule. */
+/*
+ * Whether IRET can take regs back to user mode as the CPU would run
+ * them: QEMU's TCG returns to a non-canonical ip (and a 32-bit ip past
+ * 4 GiB) where a real CPU raises #GP in ring 0. Bad selectors are left
+ * to the CPU: its fault at user_iretq is fixed up (bad_iret()).
+ */
+static bool user_ip_ok(const struct pt_regs *regs)
+{
+	if ((regs->cs | 3) == USER32_CS)
+		return regs->ip <= 0xffffffffUL;
+	return regs->ip < 0x0000800000000000UL;
+}
+
+/*
+ * The frame regs would return to cannot be returned to: the program gets
+ * the #GP a real CPU gives it (Linux's fixup_bad_iret()). A SIGSEGV
+ * handler that is itself the bad ip takes the default action instead
+ * of looping (as Linux's force_sigsegv()).
+ */
+static void user_bad_return(struct pt_regs *regs)
+{
+	struct process *p = current_process();
+
+	if (p->sigaction[SIGSEGV - 1].handler == regs->ip)
+		p->sigaction[SIGSEGV - 1].handler = SIG_DFL;
+	regs->vector = X86_TRAP_GP;
+	regs->error_code = 0;
+	user_fault(regs, X86_TRAP_GP, NULL);
+}
+
+/*
+ * From traps.c: the IRET at user_iretq faulted (#GP, #NP, #SS) on the
+ * frame at regs->sp, the task's user pt_regs: the frame's selectors are
+ * not the CPU's to take. regs is the fault's (ring 0, on the user's GS
+ * until the entry swapped it); the user's registers are its general
+ * registers, which the exit path had just loaded. They and the frame go
+ * to this CPU's bad_iret_regs, and the fault returns to
+ * bad_iret_landing, at the top of the stack, which hands them to
+ * bad_iret_fault() as a fault of user mode.
+ */
+static DEFINE_PER_CPU(struct pt_regs, bad_iret_regs);
+
+bool bad_iret(struct pt_regs *regs)
+{
+	struct pt_regs *u = task_pt_regs(current), r = *regs;
+	const unsigned long *frame = (const unsigned long *)regs->sp;
+
+	if (regs->ip != (unsigned long)user_iretq || !current_process() ||
+	    regs->sp != (unsigned long)&u->ip)
+		return false;
+	r.ip = frame[0];
+	r.cs = frame[1];
+	r.flags = frame[2];
+	r.sp = frame[3];
+	r.ss = frame[4];
+	*this_cpu_ptr(&bad_iret_regs) = r;
+	regs->ip = (unsigned long)bad_iret_landing;
+	regs->sp = (unsigned long)u;
+	return true;
+}
+
+__visible void bad_iret_fault(struct pt_regs *regs);
+__visible void bad_iret_fault(struct pt_regs *regs)
+{
+	*regs = *this_cpu_ptr(&bad_iret_regs);
+	user_exception(regs, regs->vector, NULL);
+}
+
+/*
+ * Pending signals act (all with their default action), then reschedule;
+ * a frame IRET cannot return to faults as it would on a CPU.
+ */
 void exit_to_user_mode(struct pt_regs *regs)
 {
 	for (;;) {
 		local_irq_enable();
 		signal_deliver(regs);
+		if (unlikely(!user_ip_ok(regs))) {
+			user_bad_return(regs);
+			continue;
+		}
 		if (!need_resched())
 			break;
 		schedule();

@@ -310,7 +310,15 @@ __visible void do_exception(struct pt_regs *regs)
 	case X86_TRAP_NMI:
 		smp_stop_nmi_check(); /* no return if panic() stops CPUs */
 		break;
+	case X86_TRAP_NP:
+	case X86_TRAP_SS:
 	case X86_TRAP_GP:
+		if (bad_iret(regs))
+			return;
+		if (v == X86_TRAP_GP &&
+		    fixup_exception(regs, v, regs->error_code))
+			return;
+		break;
 	case X86_TRAP_UD:
 		if (fixup_exception(regs, v, regs->error_code))
 			return;

@@ -14,6 +14,7 @@
 #include <asm/ptrace.h>
 
 #define USER_CS 0x3b
+#define USER32_CS 0x2b /* 32-bit code: SYSRET's layout needs it */
 #define USER_DS 0x33
 #define SYSCALL_VECTOR 0x100 /* regs->vector of a system call's frame */
 
@@ -39,6 +40,13 @@ u64 rtc_read_seconds(void);
 /* An exception in user mode: signals the process (traps.c calls it). */
 void user_exception(struct pt_regs *regs, unsigned long vector,
 		    const char *name);
+/*
+ * A ring-0 fault of the IRET to user mode (traps.c): true if it was, and
+ * regs now returns to the fixup that signals the process.
+ */
+bool bad_iret(struct pt_regs *regs);
+/* A fault's signal (Linux's force_sig()): blocked or ignored, it kills. */
+void force_sig_fault(int sig);
 /* Before any return to user mode: pending kills and reschedules. */
 void exit_to_user_mode(struct pt_regs *regs);
 /* Returns to user mode with regs (at the top of the kernel stack). */
