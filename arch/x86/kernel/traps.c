@@ -104,7 +104,13 @@ static void gdt_init(struct cpu_entry_area *cea)
 	cea->tss.iomap_base = sizeof(cea->tss);
 
 	asm volatile("lgdt %0" : : "m"(gdtr));
-	/* Reload CS through a far return, then the data segments and TR. */
+	/*
+	 * Reload CS through a far return, then the data segments and TR;
+	 * and a null LDT: the LDTR a CPU comes out of reset with has base 0
+	 * and limit 0xffff, so a user selector with TI set (a far jump, a
+	 * segment load, a frame rt_sigreturn took) would read descriptors,
+	 * call gates to ring 0 included, from user address 0..0xffff.
+	 */
 	asm volatile("pushq %[cs]\n\t"
 		     "leaq 1f(%%rip), %%rax\n\t"
 		     "pushq %%rax\n\t"
@@ -113,10 +119,11 @@ static void gdt_init(struct cpu_entry_area *cea)
 		     "mov %[ds], %%ds\n\t"
 		     "mov %[ds], %%es\n\t"
 		     "mov %[ds], %%ss\n\t"
-		     "ltr %w[tr]"
+		     "ltr %w[tr]\n\t"
+		     "lldt %w[ldt]"
 		     :
 		     : [cs] "i"(GDT_KERNEL_CS), [ds] "r"(GDT_KERNEL_DS),
-		       [tr] "r"(GDT_TSS)
+		       [tr] "r"(GDT_TSS), [ldt] "r"(0)
 		     : "rax", "memory");
 }
 
@@ -170,8 +177,13 @@ void __init trap_init(void)
 		set_gate(v, 0);
 	set_gate(X86_TRAP_DF, IST_DF);
 	set_gate(X86_TRAP_NMI, IST_NMI);
-	/* int3 from user mode is a breakpoint (SIGTRAP), not a #GP. */
+	/*
+	 * int3 and into from user mode are a breakpoint (SIGTRAP) and an
+	 * overflow (SIGSEGV), not a #GP: Linux's DPL-3 gates (its third,
+	 * int $0x80, is not a gate here: no 32-bit ABI).
+	 */
 	idt[X86_TRAP_BP].type_attr = 0xee; /* present, DPL 3 */
+	idt[X86_TRAP_OF].type_attr = 0xee;
 	cpu_init_exception_handling(&boot_entry_area);
 }
 
