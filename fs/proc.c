@@ -159,27 +159,66 @@ int procfs_open(const char *path, unsigned int flags, struct file **out)
 	return -ENOENT;
 }
 
+/*
+ * Whether the user string at u (up to max bytes, NUL included) can be
+ * read: 0, -EFAULT, or -ENAMETOOLONG past max. Linux copies mount's
+ * source and options even where the file system does not use them.
+ */
+static long user_string_ok(unsigned long u, long max)
+{
+	char chunk[64];
+	long done, n;
+
+	for (done = 0; done < max; done += n) {
+		n = strncpy_from_user(chunk, (const char __user *)u + done,
+				      sizeof(chunk));
+		if (n < 0)
+			return n;
+		if (n < (long)sizeof(chunk))
+			return 0;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* Linux's copy_mount_options(): -EFAULT only if no byte can be read. */
+static long user_options_ok(unsigned long u)
+{
+	char c;
+
+	return copy_from_user(&c, (const void __user *)u, 1) ? -EFAULT : 0;
+}
+
 long sys_mount(unsigned long usrc, unsigned long utarget, unsigned long utype,
 	       unsigned long flags, unsigned long data)
 {
 	char target[16], type[16];
 	long n;
 
-	n = strncpy_from_user(target, (const char __user *)utarget,
-			      sizeof(target));
-	if (n < 0)
-		return n;
+	if (data && user_options_ok(data))
+		return -EFAULT;
 	if (utype) {
 		n = strncpy_from_user(type, (const char __user *)utype,
 				      sizeof(type));
 		if (n < 0)
 			return n;
+		if (n == sizeof(type))
+			return -ENODEV; /* longer than any type here */
 	} else {
 		type[0] = 0;
 	}
+	if (usrc) {
+		n = user_string_ok(usrc, 4096);
+		if (n < 0)
+			return n;
+	}
+	n = strncpy_from_user(target, (const char __user *)utarget,
+			      sizeof(target));
+	if (n < 0)
+		return n;
 	if (strcmp(type, "proc"))
 		return -ENODEV;
-	if (strcmp(target, "/proc") && strcmp(target, "/proc/"))
+	if (n == sizeof(target) ||
+	    (strcmp(target, "/proc") && strcmp(target, "/proc/")))
 		return -ENOENT;
 	WRITE_ONCE(proc_mounted, true);
 	return 0;

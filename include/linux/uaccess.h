@@ -27,7 +27,8 @@ long call_nofault(void (*fn)(void));
  * range reaching past the end, or a page fault on the way, and the copy
  * stops. copy_from_user()/copy_to_user() return the bytes not copied (0:
  * all); strncpy_from_user() the string's length without the NUL, n if no
- * NUL came within n bytes, or -EFAULT.
+ * NUL came within n bytes, or -EFAULT (a fault, or the end of user space
+ * before n bytes and the NUL).
  */
 unsigned long copy_from_user(void *to, const void __user *from,
 			     unsigned long n);

@@ -445,17 +445,26 @@ unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 	return __copy_user((void *)to, from, n);
 }
 
+/*
+ * A string that runs into the end of user space before n bytes without
+ * a NUL is -EFAULT (as Linux's): the bytes past the end are not the
+ * caller's, whatever the kernel's buffer holds after them.
+ */
 long strncpy_from_user(char *dst, const char __user *src, long n)
 {
 	unsigned long a = (unsigned long)src;
+	long max = n, ret;
 
 	if (n <= 0)
 		return 0;
 	if (a >= USER_ADDR_END)
 		return -EFAULT;
 	if ((unsigned long)n > USER_ADDR_END - a)
-		n = USER_ADDR_END - a;
-	return __strncpy_user(dst, (const char *)src, n);
+		max = USER_ADDR_END - a;
+	ret = __strncpy_user(dst, (const char *)src, max);
+	if (ret == max && max < n)
+		return -EFAULT;
+	return ret;
 }
 
 unsigned long clear_user(void __user *to, unsigned long n)
