@@ -3,8 +3,9 @@
  * Address spaces of processes and the system calls that change them:
  * brk, mmap (anonymous, private), munmap, mprotect. Pages are allocated
  * and zeroed when mapped (no demand paging), so a user page fault is
- * always the program's error. mmap hands out addresses downwards from
- * USER_MMAP_TOP and does not reuse what munmap gave back.
+ * always the program's error. mmap puts a mapping at its hint if that
+ * range is free, else in the highest free range below USER_MMAP_TOP (a
+ * range munmap gave back is found again).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -81,17 +82,51 @@ int mm_map_anon(struct mm_struct *mm, unsigned long start, unsigned long end,
 	return 0;
 }
 
-/* Flushes this CPU: the mm is the current one (or not loaded at all). */
+/*
+ * Flushes this CPU: the mm is the current one (or not loaded at all).
+ * Only mapped pages cost: the user half unmapped takes a few hundred
+ * table looks, not a walk of 2^35 pages.
+ */
 void mm_unmap(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	unsigned long va;
 
-	for (va = start; va < end; va += PAGE_SIZE) {
+	for (va = user_next_mapped(mm->pgd, start, end); va < end;
+	     va = user_next_mapped(mm->pgd, va + PAGE_SIZE, end)) {
 		if (user_unmap_page(mm->pgd, va)) {
 			mm->nr_pages--;
 			invlpg(va);
 		}
 	}
+}
+
+static bool range_free(struct mm_struct *mm, unsigned long start,
+		       unsigned long len)
+{
+	return user_next_mapped(mm->pgd, start, start + len) == start + len;
+}
+
+/*
+ * Where a mapping of len bytes goes without MAP_FIXED: at the hint if
+ * that range is free, else the highest free range below USER_MMAP_TOP
+ * and above the heap's room (as Linux's top-down search): 0 if none.
+ */
+static unsigned long mm_find_hole(struct mm_struct *mm, unsigned long hint,
+				  unsigned long len)
+{
+	unsigned long floor = mm->brk + USER_MAP_MAX, start, va;
+
+	if (hint >= PAGE_SIZE && hint < USER_ADDR_END &&
+	    len <= USER_ADDR_END - hint && range_free(mm, hint, len))
+		return hint;
+	start = USER_MMAP_TOP - len;
+	while (start >= floor && start < USER_MMAP_TOP) {
+		va = user_next_mapped(mm->pgd, start, start + len);
+		if (va == start + len)
+			return start;
+		start = va - len; /* below the page in the way */
+	}
+	return 0;
 }
 
 static bool range_ok(unsigned long addr, unsigned long len)
@@ -137,25 +172,28 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		return -ENODEV; /* no file mappings, no shared memory */
 	if ((prot & PROT_WRITE) && (prot & PROT_EXEC))
 		return -EACCES; /* W^X */
-	len = ALIGN(len, PAGE_SIZE);
+	/* A length that wraps when rounded up is -ENOMEM, as Linux's. */
 	if (len > USER_MAP_MAX)
 		return -ENOMEM;
+	len = ALIGN(len, PAGE_SIZE);
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
-		if (!range_ok(addr, len) || addr < PAGE_SIZE)
-			return -EINVAL;
+		if (addr < PAGE_SIZE)
+			return -EINVAL; /* page 0 is never mapped */
+		if (!range_ok(addr, len))
+			return -ENOMEM;
 		start = addr;
 		if (flags & MAP_FIXED)
 			mm_unmap(mm, start, start + len);
+		else if (!range_free(mm, start, len))
+			return -EEXIST;
 	} else {
-		if (mm->mmap_next - len < mm->brk + USER_MAP_MAX)
+		start = mm_find_hole(mm, addr, len);
+		if (!start)
 			return -ENOMEM;
-		start = mm->mmap_next - len;
 	}
 	ret = mm_map_anon(mm, start, start + len, prot_to_uprot(prot));
 	if (ret)
 		return ret;
-	if (!(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
-		mm->mmap_next = start;
 	return start;
 }
 
@@ -172,8 +210,10 @@ long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 	struct mm_struct *mm = current_process()->mm;
 	unsigned long va, end;
 
-	if ((addr & ~PAGE_MASK) || (prot & ~7UL) || !range_ok(addr, len))
+	if ((addr & ~PAGE_MASK) || (prot & ~7UL))
 		return -EINVAL;
+	if (!range_ok(addr, len))
+		return -ENOMEM; /* no mapping there, as Linux */
 	if ((prot & PROT_WRITE) && (prot & PROT_EXEC))
 		return -EACCES;
 	end = addr + ALIGN(len, PAGE_SIZE);

@@ -149,6 +149,28 @@ bool user_unmap_page(phys_addr_t pgd, unsigned long va)
 	return true;
 }
 
+unsigned long user_next_mapped(phys_addr_t pgd, unsigned long va,
+			       unsigned long end)
+{
+	while (va < end && va < USER_ADDR_END) {
+		pteval_t *table = __va(pgd), e = 0;
+		unsigned long span = 0;
+		int l;
+
+		for (l = 4; l >= 1; l--) {
+			e = table[ut_index(va, l)];
+			span = 1UL << (PAGE_SHIFT + 9 * (l - 1));
+			if (!(e & _PAGE_PRESENT) || l == 1)
+				break;
+			table = __va(e & PTE_PFN_MASK);
+		}
+		if (e & _PAGE_PRESENT)
+			return va;
+		va = (va & ~(span - 1)) + span;
+	}
+	return end;
+}
+
 int user_protect_page(phys_addr_t pgd, unsigned long va, unsigned int uprot)
 {
 	pteval_t *e = va < USER_ADDR_END ? ut_walk(pgd, va, false) : NULL;

@@ -34,6 +34,12 @@ int user_map_page(phys_addr_t pgd, unsigned long va, phys_addr_t pa,
 phys_addr_t user_lookup(phys_addr_t pgd, unsigned long va, unsigned int *uprot);
 /* Unmaps va and frees its frame: true if it was mapped. Caller flushes. */
 bool user_unmap_page(phys_addr_t pgd, unsigned long va);
+/*
+ * The first mapped page in [va, end) (va page-aligned), or end: absent
+ * tables are skipped whole, so an empty range costs a walk per table.
+ */
+unsigned long user_next_mapped(phys_addr_t pgd, unsigned long va,
+			       unsigned long end);
 /* Gives the page at va the protection uprot: -ENOMEM if not mapped. */
 int user_protect_page(phys_addr_t pgd, unsigned long va, unsigned int uprot);
 /* Copies every user page of src into fresh frames under dst: 0 or -ENOMEM. */
