@@ -338,14 +338,47 @@ struct iovec {
 	unsigned long base, len;
 };
 
+/*
+ * Every iovec is checked before a byte is written (Linux's
+ * import_iovec()): one that cannot be read, a negative length or a
+ * range outside user space fails the call with nothing written.
+ */
+static long writev_check(unsigned long uiov, unsigned long cnt)
+{
+	struct iovec iov;
+	unsigned long i;
+
+	for (i = 0; i < cnt; i++) {
+		if (copy_from_user(&iov, (struct iovec __user *)uiov + i,
+				   sizeof(iov)))
+			return -EFAULT;
+		if ((long)iov.len < 0)
+			return -EINVAL;
+		if (!access_ok(iov.base, iov.len))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 long sys_writev(unsigned long fd, unsigned long uiov, unsigned long cnt)
 {
 	struct iovec iov;
 	long total = 0, ret;
+	struct file *f;
 	unsigned long i;
 
+	f = fd_get((unsigned int)fd);
+	if (!f)
+		return -EBADF;
+	ret = !f->ops->write || (f->flags & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
+	file_put(f);
+	if (ret)
+		return ret;
 	if (cnt > 1024)
 		return -EINVAL;
+	ret = writev_check(uiov, cnt);
+	if (ret)
+		return ret;
 	for (i = 0; i < cnt; i++) {
 		if (copy_from_user(&iov, (struct iovec __user *)uiov + i,
 				   sizeof(iov)))
@@ -367,6 +400,7 @@ long sys_close(unsigned long fd)
 	struct process *p = current_process();
 	struct file *f;
 
+	fd = (unsigned int)fd; /* Linux's fd arguments are unsigned int */
 	if (fd >= NR_OPEN)
 		return -EBADF;
 	spin_lock_irq(&process_lock);
@@ -385,6 +419,8 @@ long sys_dup3(unsigned long oldfd, unsigned long newfd, unsigned long flags)
 	struct process *p = current_process();
 	struct file *f, *old;
 
+	oldfd = (unsigned int)oldfd;
+	newfd = (unsigned int)newfd;
 	if (flags & ~(unsigned long)O_CLOEXEC)
 		return -EINVAL;
 	if (newfd >= NR_OPEN)
@@ -411,6 +447,8 @@ long sys_dup2(unsigned long oldfd, unsigned long newfd)
 {
 	struct file *f;
 
+	oldfd = (unsigned int)oldfd;
+	newfd = (unsigned int)newfd;
 	if (oldfd != newfd)
 		return sys_dup3(oldfd, newfd, 0);
 	f = fd_get(oldfd);

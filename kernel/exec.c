@@ -305,7 +305,9 @@ static int gather(struct exec_args *a, const char *const *v, bool user,
 		const char *s;
 		long len;
 
-		if (user) {
+		if (user && !v) {
+			s = NULL; /* a NULL argv or envp: none */
+		} else if (user) {
 			if (copy_from_user(&s,
 					   (const char *const __user *)&v[n],
 					   sizeof(s)))
@@ -468,6 +470,16 @@ int exec_load(struct mm_struct *mm, const char *name, const void *image,
 	if (!a.buf)
 		return -ENOMEM;
 	ret = gather(&a, argv, user_strings, &a.argc);
+	if (!ret && !a.argc) {
+		static bool warned;
+
+		/* As Linux since 5.18: argv[0] is "" rather than absent. */
+		if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+			pr_warn("exec: %s launched with NULL argv: empty string added\n",
+				name);
+		a.buf[a.len++] = 0;
+		a.argc = 1;
+	}
 	if (!ret)
 		ret = gather(&a, envp, user_strings, &a.envc);
 	if (!ret)

@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/process.h>
 #include <linux/sched.h>
 #include <linux/signal.h>
@@ -83,7 +84,7 @@ struct rlimit64 {
 static long sys_prlimit64(unsigned long pid, unsigned long res,
 			  unsigned long unew, unsigned long uold)
 {
-	struct rlimit64 r = { RLIM_INFINITY, RLIM_INFINITY };
+	struct rlimit64 r = { RLIM_INFINITY, RLIM_INFINITY }, n;
 
 	if (pid && pid != (unsigned long)current_process()->pid)
 		return -ESRCH;
@@ -95,9 +96,14 @@ static long sys_prlimit64(unsigned long pid, unsigned long res,
 		r.cur = r.max = NR_OPEN;
 	else if (res == RLIMIT_NPROC)
 		r.cur = r.max = PROCESS_MAX;
+	if (unew && copy_from_user(&n, (const void __user *)unew, sizeof(n)))
+		return -EFAULT;
+	if (unew && n.cur > n.max)
+		return -EINVAL;
 	if (uold && copy_to_user((void __user *)uold, &r, sizeof(r)))
 		return -EFAULT;
-	return unew ? -EPERM : 0;
+	/* The limits are fixed: only the values they have are taken. */
+	return unew && (n.cur != r.cur || n.max != r.max) ? -EPERM : 0;
 }
 
 /* Bytes from a xorshift of the TSC (not cryptographic), 8 at a time. */
@@ -237,15 +243,68 @@ static long sys_clock_getres(unsigned long clk, unsigned long uts)
 	return 0;
 }
 
+/* A timespec in nanoseconds, saturated (2^40 s is "forever", not 20 ms). */
+static u64 timespec_ns(const struct kernel_timespec *ts)
+{
+	if ((u64)ts->sec > (~0ULL - ts->nsec) / 1000000000ULL)
+		return ~0ULL;
+	return ts->sec * 1000000000ULL + ts->nsec;
+}
+
+/*
+ * Sleeps until ktime_get_ns() reaches end, interruptibly (as Linux's
+ * hrtimer sleeps): 0, or -EINTR when a signal will act (a handler; a
+ * kill ends the process on the way out), *left the time not slept.
+ */
+static long user_sleep_until(u64 end, u64 *left)
+{
+	const u64 tick_ns = 1000000000ULL / HZ;
+
+	for (;;) {
+		u64 now = ktime_get_ns(), wait;
+
+		if (now >= end)
+			return 0;
+		wait = (end - now) / tick_ns + 1;
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (process_signal_pending()) {
+			__set_current_state(TASK_RUNNING);
+			*left = end - now;
+			return -EINTR;
+		}
+		schedule_timeout(min(wait, (u64)(1UL << 30)));
+	}
+}
+
+static u64 deadline_after(u64 ns)
+{
+	u64 now = ktime_get_ns();
+
+	return ns > ~0ULL - now ? ~0ULL : now + ns;
+}
+
+/* A signal's -EINTR writes the time left to rem, as Linux's. */
+static long sleep_interrupted(unsigned long urem, u64 left)
+{
+	struct kernel_timespec rem = { left / 1000000000ULL,
+				       left % 1000000000ULL };
+
+	if (urem && copy_to_user((void __user *)urem, &rem, sizeof(rem)))
+		return -EFAULT;
+	return -EINTR;
+}
+
 static long sys_nanosleep(unsigned long ureq, unsigned long urem)
 {
 	struct kernel_timespec ts;
+	u64 left;
 
 	if (copy_from_user(&ts, (const void __user *)ureq, sizeof(ts)))
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
 		return -EINVAL;
-	msleep(ts.sec * 1000 + ts.nsec / 1000000);
+	if (user_sleep_until(deadline_after(timespec_ns(&ts)), &left))
+		return sleep_interrupted(urem, left);
 	return 0;
 }
 
@@ -256,7 +315,7 @@ static long sys_clock_nanosleep(unsigned long clk, unsigned long flags,
 				unsigned long ureq, unsigned long urem)
 {
 	struct kernel_timespec ts;
-	u64 ns, now;
+	u64 ns, now, left;
 
 	if (clk > 11 || clk == 3 || clk == 10) /* as Linux: no thread clock */
 		return -EINVAL;
@@ -264,14 +323,15 @@ static long sys_clock_nanosleep(unsigned long clk, unsigned long flags,
 		return -EFAULT;
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000L)
 		return -EINVAL;
-	ns = ts.sec * 1000000000ULL + ts.nsec;
+	ns = timespec_ns(&ts);
 	if (flags & TIMER_ABSTIME) {
 		now = clock_is_wall(clk) ? realtime_ns() : ktime_get_ns();
 		ns = ns > now ? ns - now : 0;
 	}
-	if (ns)
-		msleep(DIV_ROUND_UP(ns, 1000000));
-	return 0;
+	if (!user_sleep_until(deadline_after(ns), &left))
+		return 0;
+	/* An absolute sleep has nothing to tell: rem is not written. */
+	return sleep_interrupted(flags & TIMER_ABSTIME ? 0 : urem, left);
 }
 
 static long sys_sched_yield(void)
@@ -290,8 +350,8 @@ static long sys_sched_getaffinity(unsigned long pid, unsigned long len,
 		return -EINVAL;
 	for_each_online_cpu(cpu)
 		mask |= 1ULL << cpu;
-	if (clear_user((void __user *)umask, len) ||
-	    copy_to_user((void __user *)umask, &mask, sizeof(mask)))
+	/* As Linux: the mask's own bytes, not len of them. */
+	if (copy_to_user((void __user *)umask, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(mask);
 }
@@ -379,6 +439,8 @@ static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 		return 0;
 	if (copy_from_user(&set, (const void __user *)uset, 8))
 		return -EFAULT;
+	/* SIGKILL and SIGSTOP cannot be blocked (nor seen blocked). */
+	set &= ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
 	if (how == SIG_BLOCK)
 		p->sig_blocked |= set;
 	else if (how == SIG_UNBLOCK)
