@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/delay.h>
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/process.h>
 #include <linux/sched.h>
 #include <linux/signal.h>
@@ -78,7 +79,66 @@ static void ust_crashes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "int3"), SIGTRAP);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "hlt"), SIGSEGV);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "abort"), SIGABRT);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "x87"), SIGFPE);
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "none"), 100 << 8);
+}
+
+/* How many times s is in the kernel's log from pos on. */
+static unsigned int log_count(u64 pos, const char *s)
+{
+	size_t k = strlen(s), have = 0, n;
+	unsigned int count = 0;
+	char buf[257];
+	char *p;
+
+	for (;;) {
+		n = printk_log_read(&pos, buf + have, sizeof(buf) - 1 - have);
+		if (!n)
+			break;
+		have += n;
+		buf[have] = 0;
+		for (p = buf; (p = strstr(p, s)); p += k)
+			count++;
+		/* Keep a tail that may hold the start of the next match. */
+		n = min(have, k - 1);
+		memmove(buf, buf + have - n, n);
+		have = n;
+	}
+	return count;
+}
+
+/*
+ * A fault the program handles prints nothing (2,000 of them: no line);
+ * faults that kill are printed, 10 at most in 5 s (Linux's
+ * printk_ratelimit()): 20 children, at most 10 lines.
+ */
+static void ust_fault_log(struct kunit *test)
+{
+	u64 pos = printk_log_end();
+
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "segv_handled"), 0);
+	KUNIT_EXPECT_EQ(test, log_count(pos, "segfault at"), 0);
+	pos = printk_log_end();
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "segv_many"), 0);
+	KUNIT_EXPECT_LE(test, log_count(pos, "segfault at"), 10);
+	ust_settle();
+}
+
+static void ust_run_entries(struct kunit *test, void *unused)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/uentry", NULL), 0);
+}
+
+/*
+ * Every way into ring 0 from 64- and 32-bit code (SYSCALL, SYSENTER,
+ * int $n for all 256 n, int3, into, icebp, faults) and IRET back with
+ * bad frames: uentry's outcomes are this kernel's, nothing leaks, and
+ * the kernel is still here to say so.
+ */
+static void ust_entries(struct kunit *test)
+{
+	kunit_expect_no_leak(test, ust_run_entries, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
 }
 
 static void ust_run_conform(struct kunit *test, void *unused)
@@ -237,7 +297,8 @@ static struct kunit_case ust_cases[] = {
 	KUNIT_CASE(ust_hello),	 KUNIT_CASE(ust_syscalls),
 	KUNIT_CASE(ust_crashes), KUNIT_CASE(ust_forkbomb),
 	KUNIT_CASE(ust_conform), KUNIT_CASE(ust_bad_elf),
-	KUNIT_CASE(ust_trace),	 {}
+	KUNIT_CASE(ust_trace),	 KUNIT_CASE(ust_fault_log),
+	KUNIT_CASE(ust_entries), {}
 };
 
 static struct kunit_suite ust_suite = {
