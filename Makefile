@@ -691,9 +691,13 @@ test: deps buildcheck
 # hotplug, 1,000 offline/online cycles of CPUs 1..3 with a key flipping,
 # readers, timers and delayed work (make test runs 50); then the int3
 # stress once more with text_poke.park=off (tests/stress_park_off.json),
-# which must die of a stray int3 under multi-threaded TCG.
+# which must die of a stray int3 under multi-threaded TCG. Between them
+# the system-call fuzzer (user/fuzz/ufuzz.c), 16 seeds of 20,000 calls
+# (make test runs 4 of 2,000), in build/stress-ufuzz.
 STRESS_FLIPS ?= 100000
 STRESS_CYCLES ?= 1000
+STRESS_FUZZ_SEEDS ?= 16
+STRESS_FUZZ_CALLS ?= 20000
 stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress \
 		--cpus $(CPUS) --timeout 5400 --filter 'text_patch.tpt_test_stress' \
@@ -701,6 +705,9 @@ stress: deps
 	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-hotplug \
 		--cpus $(CPUS) --timeout 3600 --filter 'cpu_hotplug.cht_test_stress' \
 		--kernel_args 'cpu_hotplug_test.cycles=$(STRESS_CYCLES) kunit.timeout=0'
+	$(Q)$(PYTHON) scripts/kunit.py run --build_dir build/stress-ufuzz \
+		--cpus $(CPUS) --timeout 5400 --filter 'userspace.ust_fuzz' \
+		--kernel_args 'userspace_test.fuzz_seeds=$(STRESS_FUZZ_SEEDS) userspace_test.fuzz_calls=$(STRESS_FUZZ_CALLS) kunit.timeout=0'
 	@echo "The int3 stress with text_poke.park=off, expected to die of a stray int3 (the park's reason):"
 	$(Q)$(PYTHON) scripts/kunit.py plan tests/stress_park_off.json --cpus $(CPUS)
 

@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/delay.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/process.h>
 #include <linux/sched.h>
@@ -293,16 +294,135 @@ static void ust_trace(struct kunit *test)
 	kfree(line);
 }
 
+/*
+ * The system-call fuzzer (user/fuzz/ufuzz.c): userspace_test.fuzz_seeds
+ * seeds of userspace_test.fuzz_calls random calls each (make stress runs
+ * many more), each run ending with ufuzz's health check (fork, exec,
+ * pipe) and the frame and kmalloc counts as they were: the kernel keeps
+ * nothing a process made (its cached task stacks are reaped first).
+ */
+static unsigned int ust_fuzz_seeds = 4;
+static unsigned int ust_fuzz_calls = 2000;
+core_param_named("userspace_test.fuzz_seeds", ust_fuzz_seeds, uint);
+core_param_named("userspace_test.fuzz_calls", ust_fuzz_calls, uint);
+
+/* Kernel memory for the fuzzer to aim at: data, and the direct map. */
+static u8 ust_canary[256] = { 0x5a };
+static u8 *ust_direct;
+
+/* Text, data, a static key and the direct map, as ufuzz's arguments. */
+static void ust_kaddrs(char (*a)[24])
+{
+	snprintf(a[0], 24, "%#lx", (unsigned long)schedule);
+	snprintf(a[1], 24, "%#lx", (unsigned long)ust_canary);
+	snprintf(a[2], 24, "%#lx", (unsigned long)&sched_schedstats);
+	snprintf(a[3], 24, "%#lx", (unsigned long)ust_direct);
+}
+
+static u32 ust_sum(const void *p, size_t n)
+{
+	const u8 *b = p;
+	u32 h = 2166136261U;
+
+	while (n--)
+		h = (h ^ *b++) * 16777619U;
+	return h;
+}
+
+/* A checksum of every byte the fuzzer is pointed at. */
+static u32 ust_kernel_sum(void)
+{
+	return ust_sum((const void *)schedule, 256) ^
+	       ust_sum(ust_canary, sizeof(ust_canary)) * 3 ^
+	       ust_sum(&sched_schedstats, sizeof(sched_schedstats)) * 5 ^
+	       ust_sum(ust_direct, PAGE_SIZE) * 7;
+}
+
+static int ust_run_ufuzz(struct kunit *test, const char *mode,
+			 unsigned int seed)
+{
+	char k[4][24], s[16], n[16];
+	const char *fuzz_argv[] = { "ufuzz", mode, s, n, k[0], k[1],
+				    k[2], k[3], NULL };
+	const char *walk_argv[] = { "ufuzz", mode, k[0], k[1],
+				    k[2], k[3], NULL };
+	const char *envp[] = { NULL };
+	struct process *p;
+	int ret;
+
+	ust_kaddrs(k);
+	snprintf(s, sizeof(s), "%u", seed);
+	snprintf(n, sizeof(n), "%u", ust_fuzz_calls);
+	ret = process_spawn("/bin/ufuzz",
+			    strcmp(mode, "walk") ? fuzz_argv : walk_argv, envp,
+			    &p);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	return process_wait(p);
+}
+
+static void ust_run_fuzz_seed(struct kunit *test, void *seed)
+{
+	KUNIT_EXPECT_EQ(test,
+			ust_run_ufuzz(test, "fuzz", (unsigned long)seed), 0);
+}
+
+static int ust_init(struct kunit *test)
+{
+	ust_direct = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!ust_direct)
+		return -ENOMEM;
+	memset(ust_direct, 0xa5, PAGE_SIZE);
+	return 0;
+}
+
+static void ust_exit(struct kunit *test)
+{
+	kfree(ust_direct);
+	ust_direct = NULL;
+}
+
+static void ust_fuzz(struct kunit *test)
+{
+	u32 sum = ust_kernel_sum();
+	bool on = schedstat_enabled();
+	unsigned long seed;
+
+	KUNIT_ASSERT_NOT_NULL(test, exec_find("/bin/ufuzz"));
+	for (seed = 1; seed <= ust_fuzz_seeds && !test->status; seed++)
+		kunit_expect_no_leak(test, ust_run_fuzz_seed, (void *)seed,
+				     ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+	KUNIT_EXPECT_EQ(test, ust_kernel_sum(), sum);
+	KUNIT_EXPECT_EQ(test, schedstat_enabled(), on);
+}
+
+/*
+ * Every call that takes a pointer, given in turn the kernel's text, a
+ * data buffer, a static key and a direct-map page: none succeeds, and
+ * not a byte of them changed.
+ */
+static void ust_kernel_pointers(struct kunit *test)
+{
+	u32 sum = ust_kernel_sum();
+
+	KUNIT_EXPECT_EQ(test, ust_run_ufuzz(test, "walk", 0), 0);
+	KUNIT_EXPECT_EQ(test, ust_kernel_sum(), sum);
+	ust_settle();
+}
+
 static struct kunit_case ust_cases[] = {
 	KUNIT_CASE(ust_hello),	 KUNIT_CASE(ust_syscalls),
 	KUNIT_CASE(ust_crashes), KUNIT_CASE(ust_forkbomb),
 	KUNIT_CASE(ust_conform), KUNIT_CASE(ust_bad_elf),
 	KUNIT_CASE(ust_trace),	 KUNIT_CASE(ust_fault_log),
-	KUNIT_CASE(ust_entries), {}
+	KUNIT_CASE(ust_entries), KUNIT_CASE(ust_kernel_pointers),
+	KUNIT_CASE(ust_fuzz),	 {}
 };
 
 static struct kunit_suite ust_suite = {
 	.name = "userspace",
+	.init = ust_init,
+	.exit = ust_exit,
 	.test_cases = ust_cases,
 };
 kunit_test_suite(ust_suite);
