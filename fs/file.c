@@ -171,6 +171,8 @@ static bool user_writable(void __user *buf, size_t len)
 {
 	unsigned long a = (unsigned long)buf, end = a + len;
 
+	if (!access_ok(a, len))
+		return false;
 	while (a < end) {
 		if (__probe_user_write((void __user *)a))
 			return false;
