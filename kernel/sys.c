@@ -497,7 +497,7 @@ static long sys_ni_rseq(void)
 /* A number without an entry (entry_syscall_64.S calls it directly). */
 static long sys_ni_syscall(void)
 {
-	return syscall_enosys(current_user_regs()->error_code);
+	return syscall_enosys((unsigned int)current_user_regs()->error_code);
 }
 
 /* The x86-64 ABI passes unused argument registers harmlessly. */

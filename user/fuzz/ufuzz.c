@@ -339,10 +339,13 @@ static void one_call(int self)
 			a[c->nr == SYS_nanosleep ? 0 : 2] = (unsigned long)ts;
 	}
 	r = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	/* A child of fork, vfork or clone leaves at once. */
-	if (r == 0 && (nr == SYS_fork || nr == SYS_vfork || nr == SYS_clone) &&
-	    getpid() != self)
-		_exit(0);
+	/* A child of fork, vfork or clone leaves at once (a thread alone). */
+	if (r == 0 && (nr == SYS_fork || nr == SYS_vfork || nr == SYS_clone)) {
+		if (getpid() != self)
+			_exit(0);
+		if (syscall(SYS_gettid) != self)
+			syscall(SYS_exit, 0);
+	}
 }
 
 static void worker(uint64_t seed, long n)

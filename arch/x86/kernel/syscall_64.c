@@ -391,7 +391,7 @@ static __always_inline bool syscall_exit_check(struct pt_regs *regs)
 __visible bool do_syscall_64(struct pt_regs *regs);
 __visible bool do_syscall_64(struct pt_regs *regs)
 {
-	unsigned long nr = regs->error_code;
+	unsigned int nr = regs->error_code; /* an int, as Linux's */
 	syscall_fn_t fn;
 	long ret;
 
