@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""modpost.py [--vmlinux VMLINUX] [--symvers FILE]... --out SYMVERS MOD.ko...
+"""modpost.py [--vmlinux VMLINUX] [--symvers FILE]... [--crcs DB]...
+             --out SYMVERS MOD.ko...
 
 Checks modules before they reach the kernel, as Linux's modpost does, and
-writes the export list SYMVERS: one "symbol<TAB>owner<TAB>kind" line per
-export of VMLINUX and of the modules given, owner "vmlinux" or a module's
-name, kind EXPORT_SYMBOL or EXPORT_SYMBOL_GPL, sorted by symbol.
+writes the export list SYMVERS: one "0xCRC<TAB>symbol<TAB>owner<TAB>kind"
+line per export of VMLINUX and of the modules given, as Linux writes it
+(without the namespace): the CRC of the export's types (0x00000000 for an
+export no DB versions), owner "vmlinux" or a module's name, kind
+EXPORT_SYMBOL or EXPORT_SYMBOL_GPL, sorted by symbol. The CRCs come from
+the DB files scripts/modversions.py wrote ("0xCRC<TAB>symbol<TAB>owner").
 
 Exports are the object symbols __ksymtab_X (in section __ksymtab) and
 __ksymtab_gpl_X (in section __ksymtab_gpl) of vmlinux and of each module
@@ -114,18 +118,33 @@ class Module:
             all(lic in GPL_COMPATIBLE for lic in self.licenses)
 
 
-def read_symvers(path, known):
+def read_lines(path):
     try:
         with open(path, encoding='utf-8') as f:
-            lines = f.read().splitlines()
+            return f.read().splitlines()
     except OSError as e:
         raise BadFile(f'{path}: {e.strerror}') from e
-    for n, line in enumerate(lines, 1):
+
+
+def read_symvers(path, known, crcs):
+    for n, line in enumerate(read_lines(path), 1):
         fields = line.split('\t')
-        if len(fields) != 3 or fields[2] not in (GPL_ONLY, 'EXPORT_SYMBOL'):
-            raise BadFile(f'{path}:{n}: expected symbol<TAB>owner<TAB>'
-                          f'EXPORT_SYMBOL[_GPL], got {line!r}')
-        known[fields[0]] = (fields[1], fields[2])
+        if len(fields) != 4 or fields[3] not in (GPL_ONLY, 'EXPORT_SYMBOL') \
+                or not fields[0].startswith('0x'):
+            raise BadFile(f'{path}:{n}: expected 0xCRC<TAB>symbol<TAB>owner'
+                          f'<TAB>EXPORT_SYMBOL[_GPL], got {line!r}')
+        known[fields[1]] = (fields[2], fields[3])
+        crcs[fields[1]] = int(fields[0], 16)
+
+
+def read_crcs(path, crcs):
+    for n, line in enumerate(read_lines(path), 1):
+        fields = line.split('\t')
+        try:
+            crcs[fields[1]] = int(fields[0], 16)
+        except (IndexError, ValueError) as e:
+            raise BadFile(f'{path}:{n}: expected 0xCRC<TAB>symbol<TAB>owner, '
+                          f'got {line!r}') from e
 
 
 def check_names(modules, errors):
@@ -169,7 +188,7 @@ def check_module(mod, known, errors):
                           'GPL-compatible')
 
 
-def write_symvers(path, known, owners):
+def write_symvers(path, known, owners, crcs):
     """The exports of owners (vmlinux, modules checked) only: those an
     earlier run listed (--symvers) are its to list."""
     tmp = f'{path}.tmp'
@@ -177,7 +196,7 @@ def write_symvers(path, known, owners):
         for sym in sorted(known):
             owner, kind = known[sym]
             if owner in owners:
-                f.write(f'{sym}\t{owner}\t{kind}\n')
+                f.write(f'0x{crcs.get(sym, 0):08x}\t{sym}\t{owner}\t{kind}\n')
     os.replace(tmp, path)
 
 
@@ -185,16 +204,19 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--vmlinux')
     ap.add_argument('--symvers', action='append', default=[])
+    ap.add_argument('--crcs', action='append', default=[])
     ap.add_argument('--out', required=True)
     ap.add_argument('modules', nargs='*')
     args = ap.parse_args(argv)
-    known, errors = {}, []
+    known, errors, crcs = {}, [], {}
     try:
         if args.vmlinux:
             for sym, kind in Elf(args.vmlinux, want_rel=False).exports:
                 known[sym] = ('vmlinux', kind)
         for path in args.symvers:
-            read_symvers(path, known)
+            read_symvers(path, known, crcs)
+        for path in args.crcs:
+            read_crcs(path, crcs)
         modules = [Module(path) for path in args.modules]
     except BadFile as e:
         print(f'modpost: ERROR: {e}', file=sys.stderr)
@@ -210,7 +232,7 @@ def main(argv):
     owners = {mod.name for mod in modules}
     if args.vmlinux:
         owners.add('vmlinux')
-    write_symvers(args.out, known, owners)
+    write_symvers(args.out, known, owners, crcs)
     return 0
 
 

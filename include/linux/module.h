@@ -38,6 +38,29 @@ enum module_state {
 	MODULE_STATE_UNFORMED,	/* still being loaded */
 };
 
+/*
+ * Symbol versions (Documentation/modules.rst, "Versions"): the CRC of the
+ * types an export names, computed from DWARF at build time
+ * (scripts/symversions.py). The kernel's table is __kernel_crcs[], a
+ * module's its __kcrctab section, both sorted by name; a module's
+ * __versions section lists the CRC it was built against for each symbol
+ * it uses (read from the file, not loaded), and a symbol whose CRC differs
+ * from its exporter's refuses the load, as does a vermagic= in .modinfo
+ * that is not VERMAGIC_STRING.
+ */
+struct kernel_crc {
+	const char *name;
+	u32 crc;
+};
+
+struct modversion_info {
+	unsigned long crc;
+	char name[MODULE_NAME_LEN];
+};
+
+extern const struct kernel_crc __kernel_crcs[];
+extern const unsigned int __kernel_num_crcs;
+
 struct module_memory {
 	void *base;
 	unsigned int size;	/* bytes used; mapped rounded up to pages */
@@ -64,6 +87,9 @@ struct module {
 	unsigned int num_syms;
 	const struct kernel_symbol *gpl_syms;
 	unsigned int num_gpl_syms;
+	/* The CRC of each of its exports (its __kcrctab), sorted by name. */
+	const struct kernel_crc *crcs;
+	unsigned int num_crcs;
 
 	/*
 	 * References: 1 for being loaded, plus one per try_module_get() and

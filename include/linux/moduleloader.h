@@ -41,6 +41,12 @@ typedef int64_t s64;
 /* Where the loader puts a module's struct module (in MOD_DATA). */
 #define MODULE_STRUCT_ALIGN 64
 #define MODULE_INFO_NAME_LEN 56
+/*
+ * A __versions entry (struct modversion_info of <linux/module.h>): the CRC
+ * in a u64, then the symbol's name, NUL-terminated, in 56 bytes.
+ */
+#define MODVERSION_ENTRY_SIZE 64
+#define MODVERSION_NAME_OFFSET 8
 
 /*
  * The loader's own pseudo-region past the real ones: the module's per-CPU
@@ -77,6 +83,9 @@ struct load_info {
 	const char *strtab;
 	u64 strtab_size;
 	const char *modname; /* .modinfo name=, NUL-terminated */
+	const char *vermagic; /* .modinfo vermagic=, or NULL */
+	/* __versions (read from the file, not loaded): entries, or 0. */
+	unsigned int versions_index, nversions;
 	bool gpl_compatible;
 	unsigned int init_sym, exit_sym; /* 0: none */
 	unsigned int percpu_index; /* its .data..percpu, or 0 */
@@ -131,6 +140,14 @@ unsigned int module_find_section(const struct load_info *info,
  * there. Returns the number of entries, or -errno after a message.
  */
 int module_check_exports(const struct load_info *info, unsigned int i);
+/* The same for its __kcrctab (struct kernel_crc: the name first). */
+int module_check_crcs(const struct load_info *info, unsigned int i);
+/*
+ * The CRC __versions gives for symbol name: true and *crc, or false when
+ * the module lists no version for it.
+ */
+bool module_symbol_version(const struct load_info *info, const char *name,
+			   u64 *crc);
 /* Frees what module_layout() and module_resolve_symbols() allocated. */
 void module_elf_release(struct load_info *info);
 

@@ -541,6 +541,8 @@ static int parse_modinfo(struct load_info *info, const char **license)
 			name = p + 5;
 		else if (starts_with(p, "license="))
 			*license = p + 8;
+		else if (starts_with(p, "vermagic="))
+			info->vermagic = p + 9;
 	}
 	if (!name || !*name || strlen(name) >= MODULE_INFO_NAME_LEN) {
 		elf_err(info,
@@ -556,6 +558,56 @@ static int parse_modinfo(struct load_info *info, const char **license)
 	return 0;
 }
 
+/*
+ * __versions, if there: whole entries, each name NUL-terminated in its
+ * field. Read from the file by module_symbol_version(), never loaded.
+ */
+static int check_versions(struct load_info *info)
+{
+	unsigned int i = find_section_any(info, "__versions"), n;
+	const Elf64_Shdr *s = &info->sechdrs[i];
+	const char *e;
+
+	if (!i)
+		return 0;
+	if (s->sh_type == SHT_NOBITS || s->sh_size % MODVERSION_ENTRY_SIZE) {
+		elf_err(info,
+			"__versions of 0x%llx bytes is not a whole number of entries (%u bytes) in the file",
+			(unsigned long long)s->sh_size, MODVERSION_ENTRY_SIZE);
+		return -ENOEXEC;
+	}
+	for (n = 0; n < s->sh_size / MODVERSION_ENTRY_SIZE; n++) {
+		e = at(info, s->sh_offset + n * MODVERSION_ENTRY_SIZE);
+		if (strnlen(e + MODVERSION_NAME_OFFSET,
+			    MODVERSION_ENTRY_SIZE - MODVERSION_NAME_OFFSET) ==
+		    MODVERSION_ENTRY_SIZE - MODVERSION_NAME_OFFSET) {
+			elf_err(info,
+				"__versions entry %u: name not terminated", n);
+			return -ENOEXEC;
+		}
+	}
+	info->versions_index = i;
+	info->nversions = n;
+	return 0;
+}
+
+bool module_symbol_version(const struct load_info *info, const char *name,
+			   u64 *crc)
+{
+	const Elf64_Shdr *s = &info->sechdrs[info->versions_index];
+	const char *e;
+	unsigned int n;
+
+	for (n = 0; n < info->nversions; n++) {
+		e = at(info, s->sh_offset + n * MODVERSION_ENTRY_SIZE);
+		if (!strcmp(e + MODVERSION_NAME_OFFSET, name)) {
+			memcpy(crc, e, sizeof(*crc));
+			return true;
+		}
+	}
+	return false;
+}
+
 static int check_modinfo(struct load_info *info)
 {
 	const char *license = NULL;
@@ -567,7 +619,7 @@ static int check_modinfo(struct load_info *info)
 		module_elf_warn(info,
 				"no license, taken as not GPL-compatible");
 	info->gpl_compatible = license && license_is_gpl_compatible(license);
-	return 0;
+	return check_versions(info);
 }
 
 /* The defined global symbol called name, or 0. */
@@ -641,7 +693,8 @@ static int section_region(const struct load_info *info, unsigned int i)
 	const char *name = module_secname(info, i);
 
 	/* .modinfo may carry SHF_ALLOC; it is read from the file, not run. */
-	if (!(s->sh_flags & SHF_ALLOC) || i == info->modinfo_index)
+	if (!(s->sh_flags & SHF_ALLOC) || i == info->modinfo_index ||
+	    (info->versions_index && i == info->versions_index))
 		return -1;
 	if (i == info->percpu_index)
 		return MOD_PERCPU;
@@ -872,7 +925,13 @@ static int region_of(const struct load_info *info, u64 a, u64 *off)
 	return -1;
 }
 
-int module_check_exports(const struct load_info *info, unsigned int i)
+/*
+ * A table of 16-byte entries in section i whose word w (0 or 1) points at
+ * a name: each name a string inside a loaded region. The entry count, or
+ * -ENOEXEC after a message.
+ */
+static int check_name_table(const struct load_info *info, unsigned int i,
+			    unsigned int w)
 {
 	const Elf64_Shdr *s = &info->sechdrs[i];
 	const u8 *p;
@@ -892,18 +951,28 @@ int module_check_exports(const struct load_info *info, unsigned int i)
 	p = info->base[info->sec[i].type] + info->sec[i].offset;
 	for (n = 0; n < s->sh_size / sizeof(e); n++) {
 		memcpy(e, p + n * sizeof(e), sizeof(e));
-		t = region_of(info, e[1], &off);
+		t = region_of(info, e[w], &off);
 		if (t < 0 ||
 		    strnlen((const char *)info->base[t] + off,
 			    info->size[t] - off) == info->size[t] - off) {
 			elf_err(info,
 				"export %llu in %s: its name (0x%llx) is not a string in the module",
 				(unsigned long long)n, module_secname(info, i),
-				(unsigned long long)e[1]);
+				(unsigned long long)e[w]);
 			return -ENOEXEC;
 		}
 	}
 	return (int)n;
+}
+
+int module_check_exports(const struct load_info *info, unsigned int i)
+{
+	return check_name_table(info, i, 1);
+}
+
+int module_check_crcs(const struct load_info *info, unsigned int i)
+{
+	return check_name_table(info, i, 0);
 }
 
 void module_elf_release(struct load_info *info)

@@ -60,6 +60,7 @@
 #include <asm/pgtable.h>
 #include <asm/text-patching.h>
 #include <trace/events/module.h>
+#include <generated/vermagic.h>
 #include "internal.h"
 #include "../static_call/internal.h"
 
@@ -308,8 +309,17 @@ static int write_module(struct load_info *info)
 
 static int find_exports(struct load_info *info, struct module *mod)
 {
-	unsigned int i = module_find_section(info, "__ksymtab");
+	unsigned int i = module_find_section(info, "__kcrctab");
 	int n = 0;
+
+	if (i) {
+		n = module_check_crcs(info, i);
+		if (n < 0)
+			return n;
+		mod->crcs = (void *)(unsigned long)module_section_addr(info, i);
+		mod->num_crcs = n;
+	}
+	i = module_find_section(info, "__ksymtab");
 
 	if (i) {
 		n = module_check_exports(info, i);
@@ -671,6 +681,104 @@ static int link_coming(struct module *mod)
 	return 0;
 }
 
+/*
+ * The version magic: .modinfo's vermagic= must be this kernel's, the
+ * release and every option that changes what a module sees
+ * (scripts/vermagic.py). Before anything is allocated.
+ */
+static int check_vermagic(const struct load_info *info)
+{
+	if (!info->vermagic) {
+		pr_err("module %s: no version magic (vermagic= in .modinfo) where '%s' is needed, refused (-ENOEXEC)\n",
+		       info->modname, VERMAGIC_STRING);
+		return -ENOEXEC;
+	}
+	if (strcmp(info->vermagic, VERMAGIC_STRING)) {
+		pr_err("module %s: version magic '%s' should be '%s', refused (-ENOEXEC)\n",
+		       info->modname, info->vermagic, VERMAGIC_STRING);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* The CRC the kernel's table gives name (sorted by name): true and *crc. */
+static bool kernel_crc(const char *name, u32 *crc)
+{
+	unsigned int lo = 0, hi = __kernel_num_crcs, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(name, __kernel_crcs[mid].name);
+		if (!c) {
+			*crc = __kernel_crcs[mid].crc;
+			return true;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/* The CRC of name as its exporter (owner, NULL for the kernel) gives it. */
+static bool export_crc(struct module *owner, const char *name, u32 *crc)
+{
+	unsigned int i;
+
+	if (!owner)
+		return kernel_crc(name, crc);
+	for (i = 0; i < owner->num_crcs; i++) {
+		if (!strcmp(owner->crcs[i].name, name)) {
+			*crc = owner->crcs[i].crc;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Symbol versions, under module_mutex and before anything is allocated:
+ * each symbol the module uses that its exporter versions must be listed
+ * in its __versions with the exporter's CRC, the CRC of the types the
+ * export names (scripts/symversions.py). An unknown symbol is left to
+ * step 4, which names it.
+ */
+static int check_symbol_versions(const struct load_info *info)
+{
+	const struct kernel_symbol *ks;
+	struct module *owner;
+	const char *name;
+	unsigned int j;
+	u64 have;
+	u32 want;
+	bool gpl;
+
+	for (j = 1; j < info->nsyms; j++) {
+		if (info->syms[j].st_shndx != SHN_UNDEF ||
+		    !info->syms[j].st_name)
+			continue;
+		name = info->strtab + info->syms[j].st_name;
+		ks = find_symbol(name, &owner, &gpl);
+		if (!ks || !export_crc(owner, name, &want))
+			continue;
+		if (!module_symbol_version(info, name, &have)) {
+			pr_err("module %s: no version for symbol %s (%s versions it: 0x%08x), refused (-ENOEXEC)\n",
+			       info->modname, name,
+			       owner ? owner->name : "the kernel", want);
+			return -ENOEXEC;
+		}
+		if (have != want) {
+			pr_err("module %s: symbol %s has version 0x%08llx, %s's is 0x%08x: the types it names differ, refused (-ENOEXEC)\n",
+			       info->modname, name, (unsigned long long)have,
+			       owner ? owner->name : "the kernel", want);
+			return -ENOEXEC;
+		}
+	}
+	return 0;
+}
+
 struct module *load_module_blob_args(const struct module_blob *blob,
 				     const char *args)
 {
@@ -684,12 +792,19 @@ struct module *load_module_blob_args(const struct module_blob *blob,
 	struct module *mod;
 	int ret = module_elf_check(&ctx.info);
 
+	if (!ret)
+		ret = check_vermagic(&ctx.info);
 	if (ret)
 		return ERR_PTR(ret);
 	mutex_lock(&module_mutex);
 	if (find_module(ctx.info.modname)) {
 		pr_err("module %s: already loaded\n", ctx.info.modname);
 		mod = ERR_PTR(-EEXIST);
+		goto out_unlock;
+	}
+	ret = check_symbol_versions(&ctx.info);
+	if (ret) {
+		mod = ERR_PTR(ret);
 		goto out_unlock;
 	}
 	mod = layout_and_link(&ctx);
