@@ -143,14 +143,17 @@ def modules(args):
     for path in args.db_in + args.symvers:
         read_db(path, known)
     specs = [parse_spec(s) for s in args.specs]
-    own = {}
+    own, each = {}, {}
     for name, _, _, objs in specs:
-        own.update(objects_crcs(objs, name))
+        each[name] = objects_crcs(objs, name)
+        # An export made twice (refused at load) keeps its first maker.
+        for s, v in each[name].items():
+            own.setdefault(s, v)
     known.update(own)
     for name, own_name, modc, objs in specs:
         if len(name) >= MODULE_NAME_LEN:
             continue        # modpost refuses it, with its line
-        mine = {s: c for s, (c, o) in own.items() if o == name}
+        mine = {s: c for s, (c, _) in each[name].items()}
         uses = {s: known[s][0] for s in undefined_symbols(objs)
                 if s in known and len(s) < MODULE_NAME_LEN}
         write_if_changed(modc, module_text(name, own_name, mine, uses))

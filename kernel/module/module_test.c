@@ -16,6 +16,8 @@
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/module_blob.h>
+#include <linux/moduleloader.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
@@ -28,6 +30,7 @@
 #include <linux/jiffies.h>
 #include <asm/module.h>
 #include <asm/pgtable.h>
+#include <generated/vermagic.h>
 #include <kunit/test.h>
 #include <fixtures/modtest.h>
 #include <fixtures/shell_capture.h>
@@ -854,6 +857,68 @@ static void check_mutation(struct kunit *test,
 	expect_refusal(test, &blob, err, msg);
 }
 
+/* The .modinfo string of blob's copy img: its value after key=, or NULL. */
+static char *modinfo_value(u8 *img, const char *key)
+{
+	Elf64_Shdr *s = shdr_named(img, ".modinfo");
+	char *p, *end;
+
+	if (!s)
+		return NULL;
+	p = (char *)img + s->sh_offset;
+	end = p + s->sh_size;
+	for (; p < end; p += strlen(p) + 1)
+		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == '=')
+			return p + strlen(key) + 1;
+	return NULL;
+}
+
+static void mutate_vermagic(struct kunit *test, struct module_blob *b, u8 *img)
+{
+	char *v = modinfo_value(img, "vermagic");
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_ASSERT_EQ(test, v[0], '1');
+	v[0] = '2'; /* "2.0-static-keys ...": another release */
+}
+
+static void mutate_no_vermagic(struct kunit *test, struct module_blob *b,
+			       u8 *img)
+{
+	char *v = modinfo_value(img, "vermagic");
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	v[-1] = '_'; /* "vermagic_...": not the record the loader reads */
+}
+
+static void mutate_no_versions(struct kunit *test, struct module_blob *b,
+			       u8 *img)
+{
+	rename_section(test, img, "__versions", "__versionX");
+}
+
+/*
+ * The first __versions entry's CRC with its low bit flipped: what a module
+ * built against another form of that symbol's types carries.
+ */
+static char version_msg[160];
+
+static void mutate_version_crc(struct kunit *test, struct module_blob *b,
+			       u8 *img)
+{
+	Elf64_Shdr *s = shdr_named(img, "__versions");
+	struct modversion_info *v;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_GE(test, s->sh_size, sizeof(*v));
+	v = (struct modversion_info *)(img + s->sh_offset);
+	snprintf(
+		version_msg, sizeof(version_msg),
+		"module modtest_basic: symbol %s has version 0x%08lx, the kernel's is 0x%08lx: the types it names differ, refused (-ENOEXEC)\n",
+		v->name, v->crc ^ 1, v->crc);
+	v->crc ^= 1;
+}
+
 #define MUTATION_CASE(name, err, msg)                          \
 	static void module_refusal_##name(struct kunit *test)  \
 	{                                                      \
@@ -917,6 +982,16 @@ MUTATION_CASE(
 	percpu_variant, -ENOEXEC,
 	" (.data..percpu..bad): per-CPU section variants are not supported in modules (only .data..percpu)\n")
 
+MUTATION_CASE(vermagic, -ENOEXEC,
+	      "module modtest_basic: version magic '2.0-static-keys ")
+MUTATION_CASE(
+	no_vermagic, -ENOEXEC,
+	"module modtest_basic: no version magic (vermagic= in .modinfo) where '" VERMAGIC_STRING
+	"' is needed, refused (-ENOEXEC)\n")
+MUTATION_CASE(no_versions, -ENOEXEC,
+	      "module modtest_basic: no version for symbol modtest_")
+MUTATION_CASE(version_crc, -ENOEXEC, version_msg)
+
 static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_unknown_symbol),
 	KUNIT_CASE(module_refusal_gpl_only),
@@ -944,6 +1019,10 @@ static struct kunit_case module_refusal_cases[] = {
 	KUNIT_CASE(module_refusal_reloc_overflow),
 	KUNIT_CASE(module_refusal_percpu_variant),
 	KUNIT_CASE(module_refusal_percpu_not_data),
+	KUNIT_CASE(module_refusal_vermagic),
+	KUNIT_CASE(module_refusal_no_vermagic),
+	KUNIT_CASE(module_refusal_no_versions),
+	KUNIT_CASE(module_refusal_version_crc),
 	{}
 };
 
@@ -953,4 +1032,144 @@ static struct kunit_suite module_refusal_suite = {
 	.test_cases = module_refusal_cases,
 };
 
-kunit_test_suites(&module_test_suite, &module_refusal_suite);
+/*
+ * Versions: modules built for another configuration of this tree
+ * (modtest_vm_<option>, kernel/module/Makefile) are refused by their
+ * version magic, in whichever direction this kernel's configuration
+ * makes them (the default run and the jump_label_n run of tests/plan.json
+ * see both), and one built against another form of an export's type by
+ * that symbol's version; one line each, nothing allocated, no init run.
+ */
+static void copy_vermagic(const char *key, const char *value, void *data)
+{
+	if (!strcmp(key, "vermagic"))
+		strscpy(data, value, 256);
+}
+
+static bool has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; (s = strstr(s, word)); s += n)
+		if (s[-1] == ' ' && (s[n] == ' ' || !s[n]))
+			return true;
+	return false;
+}
+
+/* s less its word " word", into buf. */
+static const char *without_word(char *buf, size_t size, const char *s,
+				const char *word)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s", word);
+	p = strstr(s, pat);
+	while (p && p[strlen(pat)] && p[strlen(pat)] != ' ')
+		p = strstr(p + 1, pat);
+	if (!p) {
+		strscpy(buf, s, size);
+		return buf;
+	}
+	snprintf(buf, size, "%.*s%s", (int)(p - s), s, p + strlen(pat));
+	return buf;
+}
+
+static void expect_magic_refused(struct kunit *test, const char *name,
+				 const char *word, bool kernel_has)
+{
+	const struct module_blob *blob = module_blob_find(name);
+	char *magic = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *a = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *b = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *msg = kunit_kzalloc(test, 640, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	KUNIT_ASSERT_TRUE(test, magic && a && b && msg);
+	KUNIT_ASSERT_EQ(test, module_blob_modinfo(blob, copy_vermagic, magic),
+			0);
+	/* Built for the other value of the option: only its word differs. */
+	KUNIT_EXPECT_EQ(test, has_word(VERMAGIC_STRING, word), kernel_has);
+	KUNIT_EXPECT_EQ(test, has_word(magic, word), !kernel_has);
+	KUNIT_EXPECT_STREQ(test, without_word(a, 256, magic, word),
+			   without_word(b, 256, VERMAGIC_STRING, word));
+	snprintf(
+		msg, 640,
+		"module %s: version magic '%s' should be '%s', refused (-ENOEXEC)\n",
+		name, magic, VERMAGIC_STRING);
+	expect_refusal(test, blob, -ENOEXEC, msg);
+	KUNIT_EXPECT_EQ(test, seen.exits, 0);
+	KUNIT_EXPECT_EQ(test, seen.value[0], 0); /* its init never ran */
+}
+
+static void module_version_jump_label(struct kunit *test)
+{
+	expect_magic_refused(test, "modtest_vm_jump_label", "jump_label",
+			     IS_ENABLED(CONFIG_JUMP_LABEL));
+}
+
+static void module_version_lockorder(struct kunit *test)
+{
+	expect_magic_refused(test, "modtest_vm_lockorder", "lockorder",
+			     IS_ENABLED(CONFIG_LOCKORDER));
+}
+
+/* The CRC blob's __versions gives name, read as the loader reads it. */
+static u64 blob_version(struct kunit *test, const char *blob_name,
+			const char *name)
+{
+	const struct module_blob *blob = module_blob_find(blob_name);
+	struct load_info info = {};
+	u64 crc = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	info.name = blob->name;
+	info.image = blob->data;
+	info.len = blob->size;
+	KUNIT_ASSERT_EQ(test, module_elf_check(&info), 0);
+	KUNIT_EXPECT_TRUE(test, module_symbol_version(&info, name, &crc));
+	module_elf_release(&info);
+	return crc;
+}
+
+static void module_version_symbol_type(struct kunit *test)
+{
+	struct module *base = load_ok(test, "modtest_ver_base");
+	char *msg = kunit_kzalloc(test, 256, GFP_KERNEL);
+	u64 have = blob_version(test, "modtest_ver_user", "modtest_ver_sum");
+	u32 want = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	for (i = 0; i < base->num_crcs; i++)
+		if (!strcmp(base->crcs[i].name, "modtest_ver_sum"))
+			want = base->crcs[i].crc;
+	KUNIT_EXPECT_EQ(test, base->num_crcs, 1);
+	/* Its struct modtest_ver_pair has a member more: another CRC. */
+	KUNIT_EXPECT_NE(test, have, (u64)want);
+	snprintf(
+		msg, 256,
+		"module modtest_ver_user: symbol modtest_ver_sum has version 0x%08llx, modtest_ver_base's is 0x%08x: the types it names differ, refused (-ENOEXEC)\n",
+		(unsigned long long)have, want);
+	expect_module_refused(test, "modtest_ver_user", -ENOEXEC, msg);
+	KUNIT_EXPECT_EQ(test, seen.value[0], 0); /* its init never ran */
+	/* The refusal recorded no use: the exporter goes at once. */
+	KUNIT_EXPECT_EQ(test, module_refcount(base), 0);
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_ver_base"), 0);
+}
+
+static struct kunit_case module_version_cases[] = {
+	KUNIT_CASE(module_version_jump_label),
+	KUNIT_CASE(module_version_lockorder),
+	KUNIT_CASE(module_version_symbol_type),
+	{}
+};
+
+static struct kunit_suite module_version_suite = {
+	.name = "module_version",
+	.init = module_test_init,
+	.test_cases = module_version_cases,
+};
+
+kunit_test_suites(&module_test_suite, &module_refusal_suite,
+		  &module_version_suite);
