@@ -100,6 +100,18 @@ MEM ?= 256M
 QEMU ?= qemu-system-x86_64
 CMDLINE ?=
 
+# M=dir builds against the kernel O holds as it is, as Linux's make M=
+# does: a kernel older than its sources or configuration stops make here,
+# before anything is remade, with the line scripts/check_tree.py prints.
+ifdef M
+ifneq ($(filter-out clean help,$(or $(MAKECMDGOALS),all)),)
+m-stale := $(shell $(PYTHON) scripts/check_tree.py $(O) $(M))
+ifneq ($(m-stale),)
+$(error $(m-stale))
+endif
+endif
+endif
+
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
 no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
