@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/export.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -22,12 +23,18 @@ enum {
 struct kthread {
 	int (*threadfn)(void *data);
 	void *data;
+	struct task_struct *task;
+	struct list_head node; /* on kthreads until it exits */
 	unsigned long flags; /* 1 << KTHREAD_* */
 	int result;
 	spinlock_t lock; /* waiter, and the setting of the bits it waits for */
 	struct task_struct *waiter;
 	int bound_cpu; /* kthread_bind()'s CPU, or -1 */
 };
+
+/* Every kthread that has not exited, for kthreads_point_into(). */
+static LIST_HEAD(kthreads);
+static DEFINE_SPINLOCK(kthreads_lock);
 
 static bool kthread_test(struct kthread *k, int bit)
 {
@@ -79,10 +86,35 @@ static void kthread_wait(struct kthread *k, int bit)
 void __noreturn kthread_exit(int result)
 {
 	struct kthread *k = current->kthread;
+	unsigned long flags;
 
+	spin_lock_irqsave(&kthreads_lock, flags);
+	list_del_init(&k->node);
+	spin_unlock_irqrestore(&kthreads_lock, flags);
 	k->result = result;
 	kthread_signal(k, KTHREAD_EXITED);
 	do_exit();
+}
+
+bool kthreads_point_into(const struct module *mod, char *buf, size_t len)
+{
+	unsigned long flags;
+	struct kthread *k;
+	bool found = false;
+
+	spin_lock_irqsave(&kthreads_lock, flags);
+	list_for_each_entry(k, &kthreads, node) {
+		if (within_module((unsigned long)k->threadfn, mod) ||
+		    within_module((unsigned long)k->data, mod)) {
+			snprintf(buf, len, "a kthread (%s, running %ps)",
+				 k->task ? k->task->comm : "starting",
+				 k->threadfn);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&kthreads_lock, flags);
+	return found;
 }
 
 /* Every kthread's first C function: threadfn unless stopped before. */
@@ -114,6 +146,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 {
 	struct kthread *k = kzalloc(sizeof(*k), GFP_KERNEL);
 	struct task_struct *t;
+	unsigned long flags;
 	va_list args;
 
 	task_reap_dead();
@@ -123,8 +156,15 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	k->data = data;
 	k->bound_cpu = -1;
 	spin_lock_init(&k->lock);
+	/* Listed before it can run (and leave the list in kthread_exit()). */
+	spin_lock_irqsave(&kthreads_lock, flags);
+	list_add_tail(&k->node, &kthreads);
+	spin_unlock_irqrestore(&kthreads_lock, flags);
 	t = task_create(kthread_entry, k, kthread_pick_cpu());
 	if (!t) {
+		spin_lock_irqsave(&kthreads_lock, flags);
+		list_del_init(&k->node);
+		spin_unlock_irqrestore(&kthreads_lock, flags);
 		kfree(k);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -133,6 +173,9 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	va_start(args, namefmt);
 	vsnprintf(t->comm, sizeof(t->comm), namefmt, args);
 	va_end(args);
+	spin_lock_irqsave(&kthreads_lock, flags);
+	k->task = t;
+	spin_unlock_irqrestore(&kthreads_lock, flags);
 	return t;
 }
 EXPORT_SYMBOL(kthread_create);

@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) "tracepoint: " fmt
 
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/cpu.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -449,6 +450,41 @@ static void tp_remove_stray(struct tracepoint *tp, void *priv)
 		tp_remove_func(tp, tp->funcs[i].func, tp->funcs[i].data);
 		s->removed++;
 	}
+}
+
+struct tp_refs {
+	const struct module *mod;
+	char *buf;
+	size_t len;
+	bool found;
+};
+
+static void tp_find_module_probe(struct tracepoint *tp, void *priv)
+{
+	struct tp_refs *r = priv;
+	int i;
+
+	/* Its own tracepoints go with it, their probes with them. */
+	if (within_module((unsigned long)tp, r->mod))
+		return;
+	for (i = 0; !r->found && tp->funcs && tp->funcs[i].func; i++) {
+		if (tp->funcs[i].func == (void *)tp_stub_func ||
+		    (!within_module((unsigned long)tp->funcs[i].func, r->mod) &&
+		     !within_module((unsigned long)tp->funcs[i].data, r->mod)))
+			continue;
+		snprintf(r->buf, r->len, "a probe (%ps) on tracepoint %s",
+			 tp->funcs[i].func, tp->name);
+		r->found = true;
+	}
+}
+
+bool tracepoint_probes_point_into(const struct module *mod, char *buf,
+				  size_t len)
+{
+	struct tp_refs r = { .mod = mod, .buf = buf, .len = len };
+
+	for_each_tracepoint(tp_find_module_probe, &r);
+	return r.found;
 }
 
 unsigned int tracepoint_remove_probes_within(unsigned long start,

@@ -12,6 +12,7 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -24,6 +25,7 @@ struct worker_pool {
 	struct wait_queue_head more; /* the kworker waits here for work */
 	struct task_struct *task;
 	struct work_struct *current_work; /* what the kworker runs now */
+	work_func_t current_func; /* its function */
 	bool online; /* takes work: its CPU is up (kworker parked if not) */
 };
 
@@ -287,8 +289,47 @@ static struct work_struct *worker_take(struct worker_pool *pool,
 	work->running++;
 	*seq = work->seq;
 	pool->current_work = work;
+	pool->current_func = work->func;
 	spin_unlock_irqrestore(&wq_lock, flags);
 	return work;
+}
+
+/* The first work of pool, queued or running, whose struct or func is mod's. */
+static bool pool_points_into(struct worker_pool *pool, const struct module *mod,
+			     char *buf, size_t len)
+{
+	struct work_struct *w = pool->current_work;
+
+	if (w && (within_module((unsigned long)w, mod) ||
+		  within_module((unsigned long)pool->current_func, mod))) {
+		snprintf(buf, len, "a running work item (%ps, in %s)",
+			 pool->current_func,
+			 pool->task ? pool->task->comm : "?");
+		return true;
+	}
+	list_for_each_entry(w, &pool->worklist, entry) {
+		if (within_module((unsigned long)w, mod) ||
+		    within_module((unsigned long)w->func, mod)) {
+			snprintf(buf, len,
+				 "a queued work item (%ps, work at %px)",
+				 w->func, w);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool work_points_into(const struct module *mod, char *buf, size_t len)
+{
+	unsigned long flags;
+	unsigned int cpu;
+	bool found = false;
+
+	spin_lock_irqsave(&wq_lock, flags);
+	for (cpu = 0; cpu < NR_CPUS && !found; cpu++)
+		found = pool_points_into(&wq_pools[cpu], mod, buf, len);
+	spin_unlock_irqrestore(&wq_lock, flags);
+	return found;
 }
 
 static int worker_thread(void *data)

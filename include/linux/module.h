@@ -97,6 +97,13 @@ struct module {
 	 * struct module_use, and this module on their target_list).
 	 */
 	atomic_t refcnt;
+	/*
+	 * Its exit has run, but something still pointed into it then: it
+	 * stays, GOING, until an rmmod finds nothing (delete_module()).
+	 * unloading: a delete_module() is at work on it. Under module_mutex.
+	 */
+	bool exit_done;
+	bool unloading;
 	struct list_head source_list;	/* modules using this one */
 	struct list_head target_list;	/* modules this one uses */
 
@@ -361,6 +368,39 @@ static inline void module_going_hook_del(struct module_going_hook *hook)
 {
 }
 #endif /* CONFIG_MODULES */
+
+/* True if addr lies in any region of mod (init ones while they exist). */
+static inline bool within_module(unsigned long addr, const struct module *mod)
+{
+	unsigned long base;
+	int t;
+
+	for (t = 0; t < MOD_MEM_NUM_TYPES; t++) {
+		base = (unsigned long)mod->mem[t].base;
+		if (base && addr - base < mod->mem[t].size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What may still point into a module once its exit has run, asked by
+ * delete_module() before the memory goes (Documentation/modules.rst,
+ * "Unloading"): each returns true after writing into buf, in one phrase,
+ * the first it finds whose function or whose own structure lies in mod:
+ * a pending or running timer (kernel/time/timer.c), a queued or running
+ * work item (kernel/workqueue.c), a queued or running RCU callback
+ * (kernel/rcu/tree.c), a kthread that has not exited (kernel/kthread.c),
+ * a probe registered on a tracepoint (kernel/tracepoint.c). Each takes
+ * its own subsystem's lock only.
+ */
+bool timers_point_into(const struct module *mod, char *buf, size_t len);
+bool work_points_into(const struct module *mod, char *buf, size_t len);
+bool rcu_callbacks_point_into(const struct module *mod, char *buf,
+			      size_t len);
+bool kthreads_point_into(const struct module *mod, char *buf, size_t len);
+bool tracepoint_probes_point_into(const struct module *mod, char *buf,
+				  size_t len);
 
 /*
  * The module side. Inside a module (built with -DMODULE), THIS_MODULE is

@@ -890,8 +890,40 @@ static int try_stop_module(struct module *mod)
 	return 0;
 }
 
+/*
+ * After its exit: what still points into mod, asked of each subsystem
+ * that keeps pointers to code or data it does not own: false if nothing
+ * does, else true with a phrase naming the first in buf.
+ */
+static bool module_still_referenced(const struct module *mod, char *buf,
+				    size_t len)
+{
+	return timers_point_into(mod, buf, len) ||
+	       work_points_into(mod, buf, len) ||
+	       rcu_callbacks_point_into(mod, buf, len) ||
+	       kthreads_point_into(mod, buf, len) ||
+	       tracepoint_probes_point_into(mod, buf, len);
+}
+
+/* Under module_mutex: whether this delete_module() may go on with mod. */
+static int claim_module(struct module *mod)
+{
+	int ret;
+
+	if (mod->unloading) {
+		pr_err("module %s is already going\n", mod->name);
+		return -EBUSY;
+	}
+	/* A refused unload left it GOING, its exit done: just look again. */
+	ret = mod->exit_done ? 0 : try_stop_module(mod);
+	if (!ret)
+		mod->unloading = true;
+	return ret;
+}
+
 int delete_module(const char *name)
 {
+	char what[160];
 	struct module *mod;
 	int ret;
 
@@ -901,15 +933,31 @@ int delete_module(const char *name)
 		pr_err("module %s: not loaded\n", name);
 		ret = -ENOENT;
 	} else {
-		ret = try_stop_module(mod);
+		ret = claim_module(mod);
 	}
 	mutex_unlock(&module_mutex);
 	if (ret)
 		return ret;
-	if (mod->exit)
-		mod->exit();
-	module_going_hooks_run(mod);
-	jump_label_module_flush(mod);
+	if (!mod->exit_done) {
+		if (mod->exit)
+			mod->exit();
+		module_going_hooks_run(mod);
+		jump_label_module_flush(mod);
+		mod->exit_done = true;
+	}
+	/*
+	 * Its memory may go only once nothing points into it: a timer, work
+	 * item, RCU callback, kthread or probe its exit forgot would run freed
+	 * code. Then it stays, GOING, and a later rmmod looks again.
+	 */
+	if (module_still_referenced(mod, what, sizeof(what))) {
+		pr_err("module %s: %s still points into it after its exit: it stays in memory until rmmod finds nothing, refused (-EBUSY)\n",
+		       mod->name, what);
+		mutex_lock(&module_mutex);
+		mod->unloading = false;
+		mutex_unlock(&module_mutex);
+		return -EBUSY;
+	}
 	trace_module_free(mod);
 	mutex_lock(&module_mutex);
 	module_tracing_going(mod);

@@ -26,6 +26,7 @@
 #include <linux/string.h>
 #include <linux/text-patching.h>
 #include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <asm/module.h>
@@ -79,6 +80,27 @@ void modtest_exit(const char *who)
 	}
 }
 EXPORT_SYMBOL(modtest_exit);
+
+/* modtest_leak's side of the module_unload suite. */
+int modtest_leak_release;
+EXPORT_SYMBOL(modtest_leak_release);
+static struct {
+	const char *done;
+	void *probe, *data;
+} leak;
+
+void modtest_leak_done(const char *what)
+{
+	WRITE_ONCE(leak.done, what);
+}
+EXPORT_SYMBOL(modtest_leak_done);
+
+void modtest_leak_report(void *probe, void *data)
+{
+	leak.probe = probe;
+	leak.data = data;
+}
+EXPORT_SYMBOL(modtest_leak_report);
 
 int modtest_request(const char *name)
 {
@@ -1033,143 +1055,130 @@ static struct kunit_suite module_refusal_suite = {
 };
 
 /*
- * Versions: modules built for another configuration of this tree
- * (modtest_vm_<option>, kernel/module/Makefile) are refused by their
- * version magic, in whichever direction this kernel's configuration
- * makes them (the default run and the jump_label_n run of tests/plan.json
- * see both), and one built against another form of an export's type by
- * that symbol's version; one line each, nothing allocated, no init run.
+ * Unloading: an exit that forgets what its init started (modtest_leak
+ * leave=...) is refused while it still points into the module, with one
+ * line naming it, and the module stays, its exit run once; once the
+ * leftover ends, the next rmmod unloads it.
  */
-static void copy_vermagic(const char *key, const char *value, void *data)
+static int module_unload_init(struct kunit *test)
 {
-	if (!strcmp(key, "vermagic"))
-		strscpy(data, value, 256);
+	module_test_init(test);
+	WRITE_ONCE(modtest_leak_release, 0);
+	memset(&leak, 0, sizeof(leak));
+	return 0;
 }
 
-static bool has_word(const char *s, const char *word)
-{
-	size_t n = strlen(word);
+/* Up to 5 s for cond, polled every millisecond (once each: it may act). */
+#define wait_for(cond)                                             \
+	({                                                         \
+		u64 __end = ktime_get_ns() + 5000000000ULL;        \
+		bool __ok;                                         \
+		while (!(__ok = (cond)) && ktime_get_ns() < __end) \
+			msleep(1);                                 \
+		__ok;                                              \
+	})
 
-	for (; (s = strstr(s, word)); s += n)
-		if (s[-1] == ' ' && (s[n] == ' ' || !s[n]))
-			return true;
-	return false;
+static void expect_unload_refused(struct kunit *test, const char *leave,
+				  const char *what)
+{
+	char args[32];
+	u64 log = printk_log_end();
+	struct module *mod;
+
+	snprintf(args, sizeof(args), "leave=%s", leave);
+	mod = load_module("modtest_leak", args);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mod), "load: %ld", PTR_ERR(mod));
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_leak"), -EBUSY);
+	KUNIT_EXPECT_TRUE_MSG(test, printk_log_contains(log, what),
+			      "no \"%s\" in the log", what);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			" still points into it after its exit: it stays in memory until rmmod finds nothing, refused (-EBUSY)\n"));
+	KUNIT_EXPECT_TRUE(test, is_loaded("modtest_leak"));
+	KUNIT_EXPECT_EQ(test, mod->state, MODULE_STATE_GOING);
+	KUNIT_EXPECT_EQ(test, seen.exits, 1);
+	/* Gone from the exports and unpinnable, as any going module. */
+	KUNIT_EXPECT_FALSE(test, try_module_get(mod));
+	/* Asked again while it still points in: refused again. */
+	if (strcmp(leave, "timer"))
+		KUNIT_EXPECT_EQ(test, delete_module("modtest_leak"), -EBUSY);
+	if (leak.probe)
+		KUNIT_EXPECT_EQ(test,
+				tracepoint_probe_unregister(
+					tracepoint_find("sched_switch"),
+					leak.probe, leak.data),
+				0);
+	WRITE_ONCE(modtest_leak_release, 1);
+	if (strcmp(leave, "probe"))
+		KUNIT_EXPECT_TRUE_MSG(test, wait_for(READ_ONCE(leak.done)),
+				      "the %s never ended", leave);
+	/* It may still be returning from its last call into the module. */
+	KUNIT_EXPECT_TRUE(test, wait_for(delete_module("modtest_leak") == 0));
+	KUNIT_EXPECT_FALSE(test, is_loaded("modtest_leak"));
+	KUNIT_EXPECT_EQ(test, seen.exits, 1); /* exit ran once */
 }
 
-/* s less its word " word", into buf. */
-static const char *without_word(char *buf, size_t size, const char *s,
-				const char *word)
+static void module_unload_timer(struct kunit *test)
 {
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), " %s", word);
-	p = strstr(s, pat);
-	while (p && p[strlen(pat)] && p[strlen(pat)] != ' ')
-		p = strstr(p + 1, pat);
-	if (!p) {
-		strscpy(buf, s, size);
-		return buf;
-	}
-	snprintf(buf, size, "%.*s%s", (int)(p - s), s, p + strlen(pat));
-	return buf;
+	expect_unload_refused(
+		test, "timer",
+		"module modtest_leak: a pending timer (modtest_leak_timer_fn [modtest_leak], timer at ");
 }
 
-static void expect_magic_refused(struct kunit *test, const char *name,
-				 const char *word, bool kernel_has)
+static void module_unload_work(struct kunit *test)
 {
-	const struct module_blob *blob = module_blob_find(name);
-	char *magic = kunit_kzalloc(test, 256, GFP_KERNEL);
-	char *a = kunit_kzalloc(test, 256, GFP_KERNEL);
-	char *b = kunit_kzalloc(test, 256, GFP_KERNEL);
-	char *msg = kunit_kzalloc(test, 640, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, blob);
-	KUNIT_ASSERT_TRUE(test, magic && a && b && msg);
-	KUNIT_ASSERT_EQ(test, module_blob_modinfo(blob, copy_vermagic, magic),
-			0);
-	/* Built for the other value of the option: only its word differs. */
-	KUNIT_EXPECT_EQ(test, has_word(VERMAGIC_STRING, word), kernel_has);
-	KUNIT_EXPECT_EQ(test, has_word(magic, word), !kernel_has);
-	KUNIT_EXPECT_STREQ(test, without_word(a, 256, magic, word),
-			   without_word(b, 256, VERMAGIC_STRING, word));
-	snprintf(
-		msg, 640,
-		"module %s: version magic '%s' should be '%s', refused (-ENOEXEC)\n",
-		name, magic, VERMAGIC_STRING);
-	expect_refusal(test, blob, -ENOEXEC, msg);
-	KUNIT_EXPECT_EQ(test, seen.exits, 0);
-	KUNIT_EXPECT_EQ(test, seen.value[0], 0); /* its init never ran */
+	expect_unload_refused(
+		test, "work",
+		" work item (modtest_leak_work_fn [modtest_leak], ");
 }
 
-static void module_version_jump_label(struct kunit *test)
+static void module_unload_rcu(struct kunit *test)
 {
-	expect_magic_refused(test, "modtest_vm_jump_label", "jump_label",
-			     IS_ENABLED(CONFIG_JUMP_LABEL));
+	expect_unload_refused(
+		test, "rcu",
+		" RCU callback (modtest_leak_rcu_fn [modtest_leak]");
 }
 
-static void module_version_lockorder(struct kunit *test)
+static void module_unload_kthread(struct kunit *test)
 {
-	expect_magic_refused(test, "modtest_vm_lockorder", "lockorder",
-			     IS_ENABLED(CONFIG_LOCKORDER));
+	expect_unload_refused(
+		test, "kthread",
+		"module modtest_leak: a kthread (modtest_leak, running modtest_leak_thread [modtest_leak])");
 }
 
-/* The CRC blob's __versions gives name, read as the loader reads it. */
-static u64 blob_version(struct kunit *test, const char *blob_name,
-			const char *name)
+static void module_unload_probe(struct kunit *test)
 {
-	const struct module_blob *blob = module_blob_find(blob_name);
-	struct load_info info = {};
-	u64 crc = 0;
-
-	KUNIT_ASSERT_NOT_NULL(test, blob);
-	info.name = blob->name;
-	info.image = blob->data;
-	info.len = blob->size;
-	KUNIT_ASSERT_EQ(test, module_elf_check(&info), 0);
-	KUNIT_EXPECT_TRUE(test, module_symbol_version(&info, name, &crc));
-	module_elf_release(&info);
-	return crc;
+	expect_unload_refused(
+		test, "probe",
+		"module modtest_leak: a probe (modtest_leak_probe [modtest_leak]) on tracepoint sched_switch");
 }
 
-static void module_version_symbol_type(struct kunit *test)
+/* Nothing left behind: the unload goes through at once. */
+static void module_unload_clean(struct kunit *test)
 {
-	struct module *base = load_ok(test, "modtest_ver_base");
-	char *msg = kunit_kzalloc(test, 256, GFP_KERNEL);
-	u64 have = blob_version(test, "modtest_ver_user", "modtest_ver_sum");
-	u32 want = 0;
-	unsigned int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, msg);
-	for (i = 0; i < base->num_crcs; i++)
-		if (!strcmp(base->crcs[i].name, "modtest_ver_sum"))
-			want = base->crcs[i].crc;
-	KUNIT_EXPECT_EQ(test, base->num_crcs, 1);
-	/* Its struct modtest_ver_pair has a member more: another CRC. */
-	KUNIT_EXPECT_NE(test, have, (u64)want);
-	snprintf(
-		msg, 256,
-		"module modtest_ver_user: symbol modtest_ver_sum has version 0x%08llx, modtest_ver_base's is 0x%08x: the types it names differ, refused (-ENOEXEC)\n",
-		(unsigned long long)have, want);
-	expect_module_refused(test, "modtest_ver_user", -ENOEXEC, msg);
-	KUNIT_EXPECT_EQ(test, seen.value[0], 0); /* its init never ran */
-	/* The refusal recorded no use: the exporter goes at once. */
-	KUNIT_EXPECT_EQ(test, module_refcount(base), 0);
-	KUNIT_EXPECT_EQ(test, delete_module("modtest_ver_base"), 0);
+	KUNIT_ASSERT_FALSE(test,
+			   IS_ERR(load_module("modtest_leak", "leave=none")));
+	KUNIT_EXPECT_EQ(test, delete_module("modtest_leak"), 0);
+	KUNIT_EXPECT_EQ(test, seen.exits, 1);
 }
 
-static struct kunit_case module_version_cases[] = {
-	KUNIT_CASE(module_version_jump_label),
-	KUNIT_CASE(module_version_lockorder),
-	KUNIT_CASE(module_version_symbol_type),
+static struct kunit_case module_unload_cases[] = {
+	KUNIT_CASE(module_unload_timer),
+	KUNIT_CASE(module_unload_work),
+	KUNIT_CASE(module_unload_rcu),
+	KUNIT_CASE(module_unload_kthread),
+	KUNIT_CASE(module_unload_probe),
+	KUNIT_CASE(module_unload_clean),
 	{}
 };
 
-static struct kunit_suite module_version_suite = {
-	.name = "module_version",
-	.init = module_test_init,
-	.test_cases = module_version_cases,
+static struct kunit_suite module_unload_suite = {
+	.name = "module_unload",
+	.init = module_unload_init,
+	.test_cases = module_unload_cases,
 };
 
 kunit_test_suites(&module_test_suite, &module_refusal_suite,
-		  &module_version_suite);
+		  &module_unload_suite);

@@ -28,6 +28,7 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -44,6 +45,12 @@ EXPORT_SYMBOL_GPL(rcu_qs_pending);
 static DEFINE_SPINLOCK(rcu_cb_lock);
 static struct rcu_head *rcu_cb_head;
 static struct rcu_head **rcu_cb_tail = &rcu_cb_head;
+/*
+ * What the kthread took and has not invoked yet, and the function of the
+ * one it is invoking: under rcu_cb_lock, for rcu_callbacks_point_into().
+ */
+static struct rcu_head *rcu_cb_taken;
+static rcu_callback_t rcu_cb_running;
 static DECLARE_WAIT_QUEUE_HEAD(rcu_gp_wq);
 static atomic_t rcu_cpus_left;
 static struct task_struct *rcu_gp_task;
@@ -137,10 +144,22 @@ static struct rcu_head *rcu_take_cbs(void)
 
 	spin_lock_irqsave(&rcu_cb_lock, flags);
 	list = rcu_cb_head;
+	rcu_cb_taken = list;
 	rcu_cb_head = NULL;
 	rcu_cb_tail = &rcu_cb_head;
 	spin_unlock_irqrestore(&rcu_cb_lock, flags);
 	return list;
+}
+
+/* The callback about to run leaves rcu_cb_taken; its function is shown. */
+static void rcu_cb_start(struct rcu_head *next, rcu_callback_t func)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rcu_cb_lock, flags);
+	rcu_cb_taken = next;
+	rcu_cb_running = func;
+	spin_unlock_irqrestore(&rcu_cb_lock, flags);
 }
 
 /* A func below 4096 is kfree_rcu()'s offset of the head in the object. */
@@ -150,6 +169,7 @@ static void rcu_invoke_cbs(struct rcu_head *list)
 		struct rcu_head *next = list->next;
 		unsigned long off = (unsigned long)list->func;
 
+		rcu_cb_start(next, off < 4096 ? NULL : list->func);
 		if (off < 4096) {
 			kfree((char *)list - off);
 			WRITE_ONCE(rcu_stats.kfrees, rcu_stats.kfrees + 1);
@@ -159,6 +179,42 @@ static void rcu_invoke_cbs(struct rcu_head *list)
 		WRITE_ONCE(rcu_stats.cbs_invoked, rcu_stats.cbs_invoked + 1);
 		list = next;
 	}
+	rcu_cb_start(NULL, NULL);
+}
+
+/* The first callback of list whose head or function lies in mod. */
+static struct rcu_head *rcu_cb_in(struct rcu_head *list,
+				  const struct module *mod)
+{
+	for (; list; list = list->next)
+		if (within_module((unsigned long)list, mod) ||
+		    ((unsigned long)list->func >= 4096 &&
+		     within_module((unsigned long)list->func, mod)))
+			return list;
+	return NULL;
+}
+
+bool rcu_callbacks_point_into(const struct module *mod, char *buf, size_t len)
+{
+	struct rcu_head *cb;
+	unsigned long flags;
+	bool found = true;
+
+	spin_lock_irqsave(&rcu_cb_lock, flags);
+	cb = rcu_cb_in(rcu_cb_taken, mod) ?: rcu_cb_in(rcu_cb_head, mod);
+	if (rcu_cb_running && within_module((unsigned long)rcu_cb_running, mod))
+		snprintf(buf, len, "a running RCU callback (%ps)",
+			 rcu_cb_running);
+	else if (cb && (unsigned long)cb->func < 4096)
+		snprintf(buf, len,
+			 "a queued kfree_rcu() of its memory (at %px)", cb);
+	else if (cb)
+		snprintf(buf, len, "a queued RCU callback (%ps, head at %px)",
+			 cb->func, cb);
+	else
+		found = false;
+	spin_unlock_irqrestore(&rcu_cb_lock, flags);
+	return found;
 }
 
 static int rcu_gp_kthread(void *unused)

@@ -35,6 +35,7 @@
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -50,6 +51,10 @@ struct timer_base {
 	spinlock_t lock;
 	unsigned long clk; /* the next jiffy to run */
 	struct timer_list *running_timer;
+	void (*running_fn)(struct timer_list *); /* its function */
+	/* run_timers()' heads taken from the wheel, not run yet: n of them. */
+	struct hlist_head *expiring;
+	unsigned int n_expiring;
 	bool running; /* in run_timers(): this CPU only, interrupts off */
 	unsigned int cpu;
 	struct timer_stats stats;
@@ -327,6 +332,7 @@ static void expire_timers(struct timer_base *base, unsigned long clk,
 			continue;
 		}
 		base->running_timer = timer;
+		base->running_fn = fn;
 		base->stats.expired++;
 		spin_unlock_irq(&base->lock);
 		trace_timer_expire_entry(timer, clk);
@@ -349,10 +355,71 @@ static void run_timers(struct timer_base *base)
 		clk = base->clk++;
 		base->stats.jiffies_run++;
 		n = collect_expired(base, clk, heads);
+		base->expiring = heads;
+		base->n_expiring = n;
 		for (i = 0; i < n; i++)
 			expire_timers(base, clk, &heads[i]);
+		base->n_expiring = 0;
 	}
 	spin_unlock_irq(&base->lock);
+}
+
+/* The first timer of head whose struct or function lies in mod. */
+static struct timer_list *timer_in_list(struct hlist_head *head,
+					const struct module *mod)
+{
+	struct hlist_node *n;
+	struct timer_list *t;
+
+	for (n = head->first; n; n = n->next) {
+		t = hlist_entry(n, struct timer_list, entry);
+		if (within_module((unsigned long)t, mod) ||
+		    within_module((unsigned long)t->function, mod))
+			return t;
+	}
+	return NULL;
+}
+
+/* One base under its lock: pending, taken to expire, or running. */
+static bool base_points_into(struct timer_base *base, const struct module *mod,
+			     char *buf, size_t len)
+{
+	struct timer_list *t = NULL;
+	unsigned int i;
+
+	if (base->running_timer &&
+	    (within_module((unsigned long)base->running_timer, mod) ||
+	     within_module((unsigned long)base->running_fn, mod))) {
+		snprintf(buf, len, "a running timer (%ps, on CPU %u)",
+			 base->running_fn, base->cpu);
+		return true;
+	}
+	for (i = 0; i < WHEEL_LEVELS * WHEEL_SLOTS && !t; i++)
+		t = timer_in_list(&base->slots[i], mod);
+	for (i = 0; i < base->n_expiring && !t; i++)
+		t = timer_in_list(&base->expiring[i], mod);
+	if (t)
+		snprintf(buf, len, "a pending timer (%ps, timer at %px)",
+			 t->function, t);
+	return t;
+}
+
+bool timers_point_into(const struct module *mod, char *buf, size_t len)
+{
+	struct timer_base *base;
+	unsigned long flags;
+	unsigned int cpu;
+	bool found = false;
+
+	for (cpu = 0; cpu < NR_CPUS && !found; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		base = per_cpu_ptr(&timer_bases, cpu);
+		spin_lock_irqsave(&base->lock, flags);
+		found = base_points_into(base, mod, buf, len);
+		spin_unlock_irqrestore(&base->lock, flags);
+	}
+	return found;
 }
 
 void run_local_timers(void)

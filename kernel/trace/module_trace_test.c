@@ -210,7 +210,8 @@ static void mtt_test_kernel_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.wrong, 0);
 	mtt_ops->fire(1, 1);
 	sc = IS_ENABLED(CONFIG_STATIC_CALL) ?
-		     static_call_nr_sites(tp->static_call_key) : 0;
+		     static_call_nr_sites(tp->static_call_key) :
+		     0;
 
 	before = text_poke_get_stats();
 	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(tp, mtt_probe, &a), 0);
@@ -333,23 +334,43 @@ static void mtt_test_module_probe(struct kunit *test)
 }
 
 /*
- * tpm_forget leaves its probe registered: the unload removes it with a
- * WARN naming it and the tracepoint, and it never runs again (its text is
- * freed: a call would fault).
+ * tpm_forget leaves its probe registered: rmmod is refused while it is
+ * (-EBUSY, a line naming the probe and the tracepoint: the module stays
+ * and its probe keeps running, safely); removing the probes of its text
+ * (tracepoint_remove_probes_within(), as the loader does for init text)
+ * WARNs naming it and the tracepoint, then the unload goes through and it
+ * never runs again (its text is freed: a call would fault).
  */
 static void mtt_test_forgotten_probe(struct kunit *test)
 {
 	atomic_t *hits = &tpm_probe_hits[TPM_FORGET];
 	unsigned long warns;
+	struct module *mod;
 	int start, after;
 	u64 log;
 
 	start = atomic_read(hits);
-	KUNIT_ASSERT_NOT_NULL(test, mtt_load(test, "tpm_forget"));
+	mod = mtt_load(test, "tpm_forget");
+	KUNIT_ASSERT_NOT_NULL(test, mod);
 	mtt_switch_a_few();
 	KUNIT_EXPECT_GT(test, atomic_read(hits), start);
 	log = printk_log_end();
 	warns = nr_warnings;
+	KUNIT_EXPECT_EQ(test, delete_module("tpm_forget"), -EBUSY);
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(
+			log,
+			"module tpm_forget: a probe (tpm_forget_switch [tpm_forget]) on tracepoint sched_switch still points into it after its exit: it stays in memory until rmmod finds nothing, refused (-EBUSY)\n"));
+	after = atomic_read(hits);
+	mtt_switch_a_few();
+	KUNIT_EXPECT_GT(test, atomic_read(hits), after);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+	KUNIT_EXPECT_EQ(test,
+			tracepoint_remove_probes_within(
+				(unsigned long)mod->mem[MOD_TEXT].base,
+				mod->mem[MOD_TEXT].size, "tpm_forget"),
+			1);
 	mtt_unload(test, "tpm_forget");
 	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
 	KUNIT_EXPECT_TRUE(

@@ -101,7 +101,8 @@ class IsoModulesTest(unittest.TestCase):
 
     def modpost(self, *paths):
         return run([PYTHON, 'scripts/modpost.py', '--vmlinux',
-                    str(built('vmlinux')), '--out',
+                    str(built('vmlinux')), '--crcs', str(built('.kcrcs')),
+                    '--out',
                     str(self.dir / 'Module.symvers'), *map(str, paths)])
 
     def test_modpost_refuses_what_is_not_a_module(self):

@@ -27,7 +27,11 @@ def undefined(path):
 
 
 def symvers(path):
-    return [line.split('\t') for line in path.read_text().splitlines()]
+    """Module.symvers' rows without their CRC, which must be one."""
+    rows = [line.split('\t') for line in path.read_text().splitlines()]
+    for row in rows:
+        assert re.fullmatch(r'0x[0-9a-f]{8}', row[0]), row
+    return [row[1:] for row in rows]
 
 
 class ModpostTest(unittest.TestCase):

@@ -7,7 +7,6 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include <fixtures/modtest.h>
 #include <fixtures/modtest_ver.h>
 
 int modtest_ver_sum(const struct modtest_ver_pair *p)
@@ -23,7 +22,6 @@ static int __init modtest_ver_base_init(void)
 
 static void modtest_ver_base_exit(void)
 {
-	modtest_exit(KBUILD_MODNAME);
 }
 
 module_init(modtest_ver_base_init);

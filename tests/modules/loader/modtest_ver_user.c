@@ -7,20 +7,19 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include <fixtures/modtest.h>
+#include <linux/printk.h>
 #include <fixtures/modtest_ver.h>
 
 static int __init modtest_ver_user_init(void)
 {
 	struct modtest_ver_pair p = { .a = 2, .b = 3 };
 
-	modtest_value(KBUILD_MODNAME, modtest_ver_sum(&p));
+	pr_info("modtest_ver_user: 2 + 3 = %d\n", modtest_ver_sum(&p));
 	return 0;
 }
 
 static void modtest_ver_user_exit(void)
 {
-	modtest_exit(KBUILD_MODNAME);
 }
 
 module_init(modtest_ver_user_init);

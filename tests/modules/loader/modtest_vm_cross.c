@@ -12,25 +12,25 @@
 #include <linux/jump_label.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <fixtures/modtest.h>
+#include <linux/printk.h>
 
 static DEFINE_STATIC_KEY_FALSE(modtest_vm_key);
 static DEFINE_MUTEX(modtest_vm_lock);
 
 static int __init modtest_vm_init(void)
 {
-	int v;
+	bool rare;
 
 	mutex_lock(&modtest_vm_lock);
-	v = static_branch_unlikely(&modtest_vm_key) ? 1 : 0;
+	rare = static_branch_unlikely(&modtest_vm_key);
 	mutex_unlock(&modtest_vm_lock);
-	modtest_value(KBUILD_MODNAME, v);
-	return 0;
+	pr_info("%s: the key's branch is %s\n", KBUILD_MODNAME,
+		rare ? "taken" : "not taken");
+	return rare ? -EINVAL : 0;
 }
 
 static void modtest_vm_exit(void)
 {
-	modtest_exit(KBUILD_MODNAME);
 }
 
 module_init(modtest_vm_init);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A module that registers a probe on sched_switch and forgets to
- * unregister it: the loader must remove it at unload, WARNing, before
- * the text it points into is freed.
+ * unregister it: rmmod is refused while the probe is registered (the
+ * module_trace suite then removes it, with the WARN the loader gives for
+ * probes left in init text, and the unload goes through).
  */
 #include <linux/module.h>
 #include <fixtures/trace_modules.h>
