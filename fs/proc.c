@@ -188,6 +188,28 @@ static long user_options_ok(unsigned long u)
 	return copy_from_user(&c, (const void __user *)u, 1) ? -EFAULT : 0;
 }
 
+bool procfs_mounted(void)
+{
+	return READ_ONCE(proc_mounted);
+}
+
+bool procfs_exists(const char *path)
+{
+	static const char *const dirs[] = { "/proc/self", "/proc/sys",
+					    "/proc/sys/kernel" };
+	unsigned int i;
+
+	if (!procfs_mounted())
+		return false;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (!strcmp(path, dirs[i]))
+			return true;
+	for (i = 0; i < ARRAY_SIZE(proc_files); i++)
+		if (!strcmp(path, proc_files[i].path))
+			return true;
+	return false;
+}
+
 long sys_mount(unsigned long usrc, unsigned long utarget, unsigned long utype,
 	       unsigned long flags, unsigned long data)
 {

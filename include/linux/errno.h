@@ -22,6 +22,7 @@
 #define EBUSY 16
 #define EEXIST 17
 #define ENODEV 19
+#define ENOTDIR 20
 #define EINVAL 22
 #define ENOSPC 28
 #define ERANGE 34

@@ -175,5 +175,8 @@ struct file *fd_get(int fd);
 int fd_install(struct file *f, int min, bool cloexec);
 /* /proc files by path: a new file, or -ENOENT. */
 int procfs_open(const char *path, unsigned int flags, struct file **out);
+/* Whether proc is mounted; whether path is a file or directory of it. */
+bool procfs_mounted(void);
+bool procfs_exists(const char *path);
 
 #endif /* _LINUX_PROCESS_H */

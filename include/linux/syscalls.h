@@ -56,6 +56,8 @@ long sys_mkdir(unsigned long, unsigned long);
 long sys_mkdirat(unsigned long, unsigned long, unsigned long);
 long sys_mount(unsigned long, unsigned long, unsigned long, unsigned long,
 	       unsigned long);
+long sys_readlink(unsigned long, unsigned long, unsigned long);
+long sys_readlinkat(unsigned long, unsigned long, unsigned long, unsigned long);
 
 void arch_set_fsbase(unsigned long base);
 /* fork's half in the child: its task returns to user mode with rax 0. */

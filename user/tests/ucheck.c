@@ -2,7 +2,8 @@
 /*
  * System calls with bad input, fork/pipe/wait and /proc/sys: exits 0 if
  * every check passes, else with the number of the first that failed. The
- * same binary gives the same result on Linux (as root, /proc mountable).
+ * same binary gives the same result on Linux (as root, /proc mountable,
+ * run from /).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -122,6 +123,50 @@ static int schedstats(void)
 	return 0;
 }
 
+/*
+ * readlink(2), readlinkat(2), after schedstats() mounted /proc: the one
+ * link is /proc/self/exe, this program's path (/bin/ucheck here); the
+ * result has no NUL and is cut at bufsiz; what is not a link is -EINVAL,
+ * what does not exist -ENOENT. A relative path is taken from the working
+ * directory, or from dirfd, which must then be a directory.
+ */
+static int readlinks(void)
+{
+	char buf[64], want[64];
+	ssize_t n;
+
+	memset(buf, 'x', sizeof(buf));
+	n = readlink("/proc/self/exe", buf, sizeof(buf));
+	CHECK(70, n > 7 && n < (ssize_t)sizeof(buf) &&
+			  !memcmp(buf + n - 7, "/ucheck", 7) && buf[n] == 'x');
+	memcpy(want, buf, n);
+	memset(buf, 'x', sizeof(buf));
+	CHECK(71, readlink("/proc/self/exe", buf, 4) == 4 &&
+			  !memcmp(buf, want, 4) && buf[4] == 'x');
+	CHECK(72, readlink("/proc/self/exe", buf, 0) == -1 && errno == EINVAL);
+	CHECK(73, readlink("/", buf, sizeof(buf)) == -1 && errno == EINVAL);
+	CHECK(74, readlink("/proc/sys/kernel/sched_schedstats", buf,
+			   sizeof(buf)) == -1 &&
+			  errno == EINVAL);
+	CHECK(75,
+	      readlink("/no/such/file", buf, sizeof(buf)) == -1 && errno == ENOENT);
+	CHECK(76, readlink("", buf, sizeof(buf)) == -1 && errno == ENOENT);
+	CHECK(77, syscall(SYS_readlink, (void *)0, buf, sizeof(buf)) == -1 &&
+			  errno == EFAULT);
+	CHECK(78, syscall(SYS_readlink, "/proc/self/exe", (void *)8, 10) == -1 &&
+			  errno == EFAULT);
+	memset(buf, 'x', sizeof(buf)); /* relative to "/", the cwd here */
+	CHECK(80, readlinkat(AT_FDCWD, "proc/self/exe", buf, sizeof(buf)) == n &&
+			  !memcmp(buf, want, n) && buf[n] == 'x');
+	CHECK(81, readlinkat(99, "proc/self/exe", buf, sizeof(buf)) == -1 &&
+			  errno == EBADF);
+	CHECK(82, readlinkat(0, "proc/self/exe", buf, sizeof(buf)) == -1 &&
+			  errno == ENOTDIR);
+	CHECK(83, readlinkat(99, "/proc/self/exe", buf, sizeof(buf)) == n);
+	CHECK(84, readlink(want, buf, sizeof(buf)) == -1 && errno == EINVAL);
+	return 0;
+}
+
 int main(void)
 {
 	int p[2], ret;
@@ -144,6 +189,9 @@ int main(void)
 	if (ret)
 		return ret;
 	ret = schedstats();
+	if (ret)
+		return ret;
+	ret = readlinks();
 	if (ret)
 		return ret;
 	printf("ucheck: all checks passed\n");
