@@ -28,6 +28,11 @@ ICOUNT = 'shift=0,align=off,sleep=off'
 # could not load the kernel (scripts/mkiso.sh writes 0x14 to the port).
 STATUS_PASS, STATUS_FAIL, STATUS_PANIC, STATUS_RESET = 33, 35, 37, 0
 STATUS_NO_TESTS, STATUS_NO_KERNEL = 39, 41
+# 43: the kernel rebooted (machine_restart() says so before resetting);
+# 0x20 + code: an INIT= program (pid 1) exited with that code (its low 5
+# bits); 0x40 + signal: it was killed (kernel/process.c).
+STATUS_REBOOT = 43
+INIT_EXITED, INIT_KILLED = 0x20, 0x40
 
 # `qemu.py run` exit code and message for each QEMU status; any other
 # status exits with 2.
@@ -40,6 +45,8 @@ RUN_EXITS = {
                          'said which)'),
     STATUS_NO_KERNEL: (2, 'GRUB could not load the kernel (its error is '
                           'above; out of memory: too little RAM)'),
+    STATUS_REBOOT: (0, 'the kernel rebooted: QEMU runs with -no-reboot, so '
+                       'the machine stops here'),
 }
 EXIT_INTERRUPTED = 130
 
@@ -189,12 +196,35 @@ def run_exit(status):
     """The exit code for a QEMU status, and what to say about it."""
     if status < 0:
         return 2, f'killed by signal {-status}'
-    return RUN_EXITS.get(status, (2, f'exited with status {status}'))
+    value = status >> 1
+    if status & 1 and INIT_EXITED <= value < INIT_KILLED:
+        code = value - INIT_EXITED
+        return (1 if code else 0), f'the init program exited with {code}'
+    if status & 1 and INIT_KILLED <= value < 0x80:
+        return 2, f'the init program was killed by signal {value - INIT_KILLED}'
+    return RUN_EXITS.get(status, (2, f'exited with status {status} (not a '
+                                     'status the kernel gives)'))
+
+
+# At a terminal: ^C goes to the kernel's console (it drops the line; a
+# second one in a row powers off), and ^] x ends QEMU whatever the kernel
+# does (QEMU's multiplexer, its escape moved off ^A, the console's home key).
+TERMINAL_SERIAL = ['-chardev', 'stdio,id=console,signal=off,mux=on',
+                   '-serial', 'chardev:console', '-echr', '29']
+
+
+def terminal_argv(argv):
+    """argv with the serial console on stdio as TERMINAL_SERIAL has it."""
+    for i in range(len(argv) - 1):
+        if argv[i:i + 2] == ['-serial', 'stdio']:
+            return argv[:i] + TERMINAL_SERIAL + argv[i + 2:]
+    return argv
 
 
 def run_interactive(argv):
-    """Run QEMU on this terminal; Ctrl-C is left to QEMU.  Returns the
-    exit code of `qemu.py run`."""
+    """Run QEMU on this terminal (TERMINAL_SERIAL).  Returns the exit
+    code of `qemu.py run`."""
+    argv = terminal_argv(argv)
     try:
         proc = subprocess.Popen(argv)
     except OSError as exc:
@@ -272,7 +302,10 @@ exit codes:
   2    status 37 (kernel panic), 0 (triple fault: the machine reset), 39
        (no test matched the filters), 41 (GRUB could not load the kernel),
        any other status, or QEMU could not be started
-  130  interrupted (Ctrl-C)
+  130  interrupted (a signal; at a terminal ^C goes to the console, which
+       drops the line, and a second ^C powers off; ^] x ends QEMU)
+  0 or 1 after an INIT= program exited (0 or another code), 0 after the
+       kernel's reboot
 
 environment:
   KUNIT_QEMU  the QEMU command when --qemu is not given"""

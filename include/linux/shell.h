@@ -25,6 +25,7 @@ enum shell_edit {
 	SHELL_EDIT_MORE, /* keep feeding bytes */
 	SHELL_EDIT_LINE, /* a line is complete: ed->line */
 	SHELL_EDIT_COMPLETE, /* tab: the caller completes the word */
+	SHELL_EDIT_QUIT, /* ^C twice in a row: the caller ends the machine */
 };
 
 /*
@@ -45,6 +46,7 @@ struct shell_editor {
 	u8 csi_param; /* the CSI's number so far (ESC [ 3 ~) */
 	bool last_cr; /* a CR ended the last line: skip one LF */
 	bool too_long; /* bytes were dropped: the line is refused */
+	bool last_intr; /* the last byte was a ^C that dropped the line */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX];
 	unsigned int hist_next, hist_len, hist_pos;
 	char saved[SHELL_LINE_MAX];
@@ -109,6 +111,11 @@ struct shell_cmd {
 /* Where shell output goes; the fuzz test swaps in a sink. */
 extern void (*shell_write)(const char *s, size_t len);
 __printf(1, 2) void shell_printf(const char *fmt, ...);
+/*
+ * For a command that waits (sleep): true if a ^C came from the console
+ * meanwhile. Other bytes read are kept for the line editor, in order.
+ */
+bool shell_interrupted(void);
 /* One-line error with the usage hint: returns -EINVAL. */
 int shell_usage(const char *name);
 

@@ -20,6 +20,13 @@ struct text_poke_stats {
 	unsigned long nx_sites;		/* sites written in text not executable yet */
 };
 
+/*
+ * Sites the jump-label glue and the static-call glue queued for writing
+ * (under text_mutex; arch/x86/kernel/static_call.c holds both), so that a
+ * caller can tell which kind a change of text_poke_stats.sites was.
+ */
+extern unsigned long text_poke_jump_label_sites, text_poke_static_call_sites;
+
 /* A copy of the counters now. */
 struct text_poke_stats text_poke_get_stats(void);
 

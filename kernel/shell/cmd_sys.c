@@ -7,11 +7,13 @@
 #include <linux/bench.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/module_blob.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/reboot.h>
@@ -47,9 +49,15 @@ static int cmd_cpu(int argc, char **argv)
 	unsigned long cpu;
 	int ret;
 
-	if (kstrtoul(argv[1], 10, &cpu) || cpu >= NR_CPUS ||
-	    !cpu_possible(cpu) || (!online && strcmp(argv[2], "offline")))
+	if (kstrtoul(argv[1], 10, &cpu) ||
+	    (!online && strcmp(argv[2], "offline")))
 		return shell_usage(argv[0]);
+	if (cpu >= NR_CPUS || !cpu_possible(cpu)) {
+		shell_printf(
+			"cpu %s: no such CPU: this machine has CPUs 0-%u ('cpus' lists them)\n",
+			argv[1], num_possible_cpus() - 1);
+		return -ENODEV;
+	}
 	ret = online ? add_cpu(cpu) : remove_cpu(cpu);
 	if (ret) {
 		shell_printf("cpu %lu: %s failed: %d\n", cpu, argv[2], ret);
@@ -129,8 +137,16 @@ static int cmd_insmod(int argc, char **argv)
 {
 	static char args[SHELL_LINE_MAX * 2];
 	struct text_poke_stats before = text_poke_get_stats();
+	size_t n = strlen(argv[1]);
 	struct module *mod;
 
+	if (n > 3 && !strcmp(argv[1] + n - 3, ".ko") &&
+	    !module_blob_find(argv[1])) {
+		shell_printf(
+			"insmod: %s: modules are named without .ko: insmod %.*s\n",
+			argv[1], (int)(n - 3), argv[1]);
+		return -ENOENT;
+	}
 	if (insmod_args(args, sizeof(args), argc, argv)) {
 		shell_printf("insmod: %s: arguments too long\n", argv[1]);
 		return -E2BIG;
@@ -142,10 +158,14 @@ static int cmd_insmod(int argc, char **argv)
 			     argv[1], PTR_ERR(mod));
 		return PTR_ERR(mod);
 	}
+	/*
+	 * The sites the load wrote, before its text was executable (its own
+	 * jump labels and static calls): not what its init flipped after.
+	 */
 	shell_printf(
 		"%s: loaded, %u bytes, %u jump entries, %lu sites patched\n",
 		argv[1], module_size(mod), mod->num_jump_entries,
-		text_poke_get_stats().sites - before.sites);
+		text_poke_get_stats().nx_sites - before.nx_sites);
 	return 0;
 }
 
@@ -273,6 +293,29 @@ static int cmd_dmesg(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Sleeps ms milliseconds (at most a minute), so that a piped script lets
+ * time pass: "trace on sched_switch; sleep 100; trace". ^C at the console
+ * ends it early, as a failure.
+ */
+static int cmd_sleep(int argc, char **argv)
+{
+	unsigned long ms;
+	u64 end;
+
+	if (kstrtoul(argv[1], 10, &ms) || ms > 60000)
+		return shell_usage(argv[0]);
+	end = ktime_get_ns() + ms * 1000000ULL;
+	while (ktime_get_ns() < end) {
+		if (shell_interrupted()) {
+			shell_printf("sleep: interrupted\n");
+			return -EINTR;
+		}
+		msleep(min_t(u64, 10, (end - ktime_get_ns()) / 1000000 + 1));
+	}
+	return 0;
+}
+
 static int cmd_reboot(int argc, char **argv)
 {
 	shell_printf("reboot: Restarting system\n");
@@ -336,6 +379,8 @@ const struct shell_cmd shell_sys_cmds[] = {
 	{ "mem", "", "physical frames: total, free, used", 0, 0, false,
 	  cmd_mem },
 	{ "uptime", "", "time since boot, jiffies", 0, 0, false, cmd_uptime },
+	{ "sleep", "<ms>", "wait ms milliseconds (at most 60000; ^C ends it)",
+	  1, 1, false, cmd_sleep },
 	{ "dmesg", "", "the kernel log (the last 64 KiB)", 0, 0, false,
 	  cmd_dmesg },
 	{ "reboot", "", "reset the machine (ends QEMU: -no-reboot)", 0, 0, true,

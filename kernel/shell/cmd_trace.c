@@ -110,20 +110,31 @@ static unsigned int trace_events_enabled(void)
 static int trace_switch(const char *spec, bool on)
 {
 	struct text_poke_stats before = text_poke_get_stats(), now;
+	unsigned long jl = READ_ONCE(text_poke_jump_label_sites);
+	unsigned long sc = READ_ONCE(text_poke_static_call_sites);
 	unsigned int was = trace_events_enabled();
 	int ret = trace_set_event(spec, on);
 
+	/* trace_set_event() says -EINVAL, as Linux's API, when none match. */
+	if (ret == -EINVAL) {
+		shell_printf(
+			"trace: %s: no such event (%d); 'tracepoints' lists them\n",
+			spec, -ENOENT);
+		return -ENOENT;
+	}
 	if (ret) {
-		shell_printf("trace: %s: %s (%d); 'tracepoints' lists them\n",
-			     spec, ret == -EINVAL ? "no such event" : "failed",
-			     ret);
+		shell_printf("trace: %s: failed (%d)\n", spec, ret);
 		return ret;
 	}
 	now = text_poke_get_stats();
+	/* Each tracepoint is a key (its jump-label sites) and a static call. */
 	shell_printf(
-		"trace: %s: %s, %u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
+		"trace: %s: %s, %u events enabled now (was %u), %lu sites patched (%lu jump-label, %lu static-call) in %lu batches, %lu sync rounds\n",
 		spec, on ? "on" : "off", trace_events_enabled(), was,
-		now.sites - before.sites, now.batches - before.batches,
+		now.sites - before.sites,
+		READ_ONCE(text_poke_jump_label_sites) - jl,
+		READ_ONCE(text_poke_static_call_sites) - sc,
+		now.batches - before.batches,
 		now.sync_rounds - before.sync_rounds);
 	return 0;
 }

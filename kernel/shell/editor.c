@@ -6,7 +6,8 @@
  * Keys: printable bytes insert at the cursor; backspace (DEL or ^H) and
  * ESC [ 3 ~ delete; ^U kills the line before the cursor; left/right
  * (ESC [ D / C, or ESC O D / C), home/end (ESC [ H / F, ESC [ 1 ~ / 4 ~,
- * ^A / ^E); up/down walk the history; ^C drops the line; tab asks the
+ * ^A / ^E); up/down walk the history; ^C drops the line, and a second
+ * ^C right after it asks the caller to end the machine; tab asks the
  * caller to complete; CR or LF ends the line (LF right after a CR is
  * skipped, so CR LF is one line), even inside an escape sequence. OSC,
  * DCS, SOS, PM and APC strings are skipped up to BEL or ESC \\. A line
@@ -214,9 +215,12 @@ static enum shell_edit control_byte(struct shell_editor *ed, u8 c)
 		break;
 	case CTRL('C'):
 		out_str(ed, "^C\n", 3);
+		if (ed->last_intr)
+			return SHELL_EDIT_QUIT;
 		shell_editor_reset(ed);
 		out_str(ed, ed->prompt, strlen(ed->prompt));
-		break;
+		ed->last_intr = true;
+		return SHELL_EDIT_MORE;
 	case ESC:
 		ed->esc = ESC_SEEN;
 		break;
@@ -244,6 +248,8 @@ enum shell_edit shell_edit_byte(struct shell_editor *ed, u8 c)
 	char s[2] = { c, 0 };
 
 	ed->last_cr = false;
+	if (c != CTRL('C'))
+		ed->last_intr = false;
 	/* A line end ends any escape sequence too: a line is never lost. */
 	if (c == '\r' || c == '\n') {
 		ed->esc = ESC_NONE;

@@ -15,6 +15,7 @@
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
 #include <linux/processor.h>
+#include <linux/reboot.h>
 #include <linux/shell.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -23,6 +24,7 @@
 #define SHELL_PROMPT "sk> "
 #define SHELL_POLL_MS 10
 #define SHELL_EOF 0x04 /* ^D */
+#define CTRL_C 0x03
 #define SHELL_SPIN_NS 2000000 /* polled without sleeping after a byte */
 
 static bool shell_on;
@@ -202,6 +204,24 @@ static void shell_flush(struct shell_editor *ed)
 	ed->out_len = 0;
 }
 
+/* Bytes shell_interrupted() read while a command ran, for the editor. */
+static u8 shell_pending[64];
+static unsigned int shell_npending;
+
+bool shell_interrupted(void)
+{
+	bool intr = false;
+	int c;
+
+	while ((c = console_getc()) >= 0) {
+		if (c == CTRL_C)
+			intr = true;
+		else if (shell_npending < sizeof(shell_pending))
+			shell_pending[shell_npending++] = c;
+	}
+	return intr;
+}
+
 /* Feeds one byte; runs the line when it is complete. */
 static void shell_byte(struct shell_editor *ed, u8 byte)
 {
@@ -227,8 +247,27 @@ static void shell_byte(struct shell_editor *ed, u8 byte)
 		break;
 	case SHELL_EDIT_MORE:
 		break;
+	case SHELL_EDIT_QUIT:
+		shell_flush(ed);
+		shell_printf("console: ^C twice: power down\n");
+		kernel_power_off();
 	}
 	shell_flush(ed);
+}
+
+/* The next byte: one shell_interrupted() kept, else the UART's, or -1. */
+static int shell_getc(void)
+{
+	static unsigned int next;
+	int c;
+
+	if (next < shell_npending) {
+		c = shell_pending[next++];
+		if (next == shell_npending)
+			next = shell_npending = 0;
+		return c;
+	}
+	return console_getc();
 }
 
 /*
@@ -252,7 +291,7 @@ void shell_main(void)
 		"Kernel console: 'help' lists the commands, 'poweroff' or ^D ends.\n%s",
 		ed.prompt);
 	for (;;) {
-		c = console_getc();
+		c = shell_getc();
 		if (c >= 0) {
 			quiet = 0;
 			shell_byte(&ed, c);

@@ -190,6 +190,22 @@ static void shell_test_delete(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ed->line, "");
 }
 
+/* ^C drops the line; a second one right after asks to end the machine. */
+static void shell_test_interrupt(struct kunit *test)
+{
+	struct shell_editor *ed = test->priv;
+
+	KUNIT_EXPECT_EQ(test, feed(ed, "keys\x03"), SHELL_EDIT_MORE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "");
+	KUNIT_EXPECT_EQ(test, feed(ed, "\x03"), SHELL_EDIT_QUIT);
+	shell_editor_reset(ed);
+	/* A byte between the two: only a dropped line again. */
+	KUNIT_EXPECT_EQ(test, feed(ed, "a\x03"), SHELL_EDIT_MORE);
+	KUNIT_EXPECT_EQ(test, feed(ed, "b\x03"), SHELL_EDIT_MORE);
+	KUNIT_EXPECT_EQ(test, feed(ed, "x\x7f\x03"), SHELL_EDIT_MORE);
+	KUNIT_EXPECT_STREQ(test, ed->line, "");
+}
+
 static void shell_test_cursor(struct kunit *test)
 {
 	struct shell_editor *ed = test->priv;
@@ -470,6 +486,7 @@ static struct kunit_case shell_test_cases[] = {
 	KUNIT_CASE(shell_test_escape_at_line_end),
 	KUNIT_CASE(shell_test_keys_have_sites),
 	KUNIT_CASE(shell_test_delete),
+	KUNIT_CASE(shell_test_interrupt),
 	KUNIT_CASE(shell_test_cursor),
 	KUNIT_CASE(shell_test_history),
 	KUNIT_CASE(shell_test_history_ring),

@@ -5,6 +5,7 @@
  * patching batch. The hooks and their contract: <linux/jump_label_arch.h>.
  */
 #include <linux/kernel.h>
+#include <linux/text-patching.h>
 #include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
 #include <linux/mutex.h>
@@ -91,6 +92,7 @@ void arch_jump_label_transform_queue(struct jump_entry *entry,
 	}
 	jump_label_insn(entry, type, size, insn);
 	text_poke_queue(code, insn, size);
+	text_poke_jump_label_sites++;
 }
 
 void arch_jump_label_transform_apply(void)

@@ -6,6 +6,7 @@
  * and the hotplug lock around these.
  */
 #include <linux/kernel.h>
+#include <linux/text-patching.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/static_call.h>
@@ -63,12 +64,15 @@ int arch_static_call_check_site(void *addr, void *func, bool tail,
 	return -EINVAL;
 }
 
+unsigned long text_poke_jump_label_sites, text_poke_static_call_sites;
+
 void arch_static_call_queue(void *addr, void *func, bool tail)
 {
 	u8 insn[STATIC_CALL_INSN_SIZE];
 
 	arch_static_call_insn(insn, addr, func, tail);
 	text_poke_queue(addr, insn, STATIC_CALL_INSN_SIZE);
+	text_poke_static_call_sites++;
 }
 
 void arch_static_call_apply(void)

@@ -15,6 +15,9 @@ enum qemu_exit_code {
 	QEMU_EXIT_PANIC = 0x12,		/* status 37: kernel panic */
 	QEMU_EXIT_NO_TESTS = 0x13,	/* status 39: done, no test selected */
 	/* 0x14, status 41: GRUB could not load the kernel (scripts/mkiso.sh) */
+	QEMU_EXIT_RESTART = 0x15,	/* status 43: machine_restart() (reboot) */
+	/* 0x20 + code, status 65-127: init exited (kernel/process.c) */
+	/* 0x40 + signal, status 129-255: init was killed (kernel/process.c) */
 };
 
 void __noreturn machine_power_off(enum qemu_exit_code code);
