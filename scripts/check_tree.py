@@ -25,12 +25,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vermagic  # noqa: E402
 
 
-def dep_files(o):
-    """Every prerequisite the .d files under o name (the M= dirs' aside)."""
+def dep_files(o, m):
+    """Every prerequisite the .d files under o name, but those of M=
+    directories' objects (out of the tree, or m's own)."""
     deps = set()
-    skip = os.path.join(o, 'extmod')
+    skip = (os.path.join(o, 'extmod'), os.path.join(o, m.rstrip('/')))
     for root, dirs, files in os.walk(o):
-        if root.startswith(skip):
+        if root in skip or root.startswith(tuple(x + '/' for x in skip)):
             dirs[:] = []
             continue
         for f in files:
@@ -70,9 +71,9 @@ def stale(o, m):
         except OSError:
             return f'make M={m}: the tree is stale: no {cfg}; {hint}'
     newer = []
-    for dep in sorted(dep_files(o)):
-        if dep.startswith(o + '/'):
-            continue        # generated, checked through what made it
+    for dep in sorted(dep_files(o, m)):
+        if dep.startswith((o + '/', m.rstrip('/') + '/')):
+            continue        # generated, or the M= directory's own
         try:
             if os.stat(dep).st_mtime_ns > built:
                 newer.append(dep)

@@ -145,6 +145,19 @@ class StaleTreeTest(unittest.TestCase):
     def test_config_changed(self):
         self.check(built('.config'), f'{BUILD}/.config')
 
+    def test_own_source_is_not_the_tree(self):
+        """The M= directory's own sources are its to change."""
+        src = next((REPO / self.M).glob('*.c'))
+        st = os.stat(src)
+        try:
+            later = time.time_ns() + 10**9
+            os.utime(src, ns=(later, later))
+            res = make(f'O={BUILD}', f'M={self.M}', 'modules')
+        finally:
+            os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertNotIn('stale', res.stderr)
+
     def test_fresh_tree_builds(self):
         res = make(f'O={BUILD}', f'M={self.M}', 'modules')
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)

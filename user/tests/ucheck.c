@@ -140,6 +140,7 @@ static int readlinks(void)
 	CHECK(70, n > 7 && n < (ssize_t)sizeof(buf) &&
 			  !memcmp(buf + n - 7, "/ucheck", 7) && buf[n] == 'x');
 	memcpy(want, buf, n);
+	want[n] = '\0';
 	memset(buf, 'x', sizeof(buf));
 	CHECK(71, readlink("/proc/self/exe", buf, 4) == 4 &&
 			  !memcmp(buf, want, 4) && buf[4] == 'x');
