@@ -13,7 +13,8 @@ the block shows, one for one and in order, except that:
 - addresses (8 to 16 hex digits) and symbol offsets (+0x12/0x34) may
   differ, as may the numbers that change from boot to boot: a CPU's int3
   hits, IPIs, switches and running tasks in `cpus`, a module's size in
-  bytes, the text_poke totals of `stats`, uptime, memory;
+  bytes, the text_poke totals of `stats`, the lines `trace` read, uptime,
+  memory;
 - lines the block shows before its first prompt (the console's banner)
   must come before the first prompt.
 
@@ -45,6 +46,7 @@ VOLATILE = [re.compile(p) for p in (
     r'^text_poke: (?P<a>\d+) batches, (?P<b>\d+) sites, (?P<c>\d+) passes, '
     r'(?P<d>\d+) sync rounds, \d+ early flushes, (?P<e>\d+) int3 hits$',
     r'^up (?P<a>\d+)\.(?P<b>\d+) s, jiffies (?P<c>\d+) ',
+    r'^trace: (?P<a>\d+) lines \(read lines are consumed\)$',
     r'^frames: (?P<a>\d+) total, (?P<b>\d+) free, (?P<c>\d+) used '
     r'\((?P<d>\d+) KiB free of (?P<e>\d+) KiB\)$',
 )]
