@@ -237,6 +237,9 @@ def run_interactive(argv):
         print('qemu: interrupted', file=sys.stderr)
         return EXIT_INTERRUPTED
     code, message = run_exit(status)
+    if status == STATUS_RESET:     # at a terminal, ^] x ends QEMU so too
+        message = ('QEMU ended with status 0: ^] x, or a reset the kernel '
+                   'did not ask for (triple fault?)')
     if message:
         print(f'qemu: {message}', file=sys.stderr)
     return code
