@@ -550,6 +550,7 @@ struct tbb_events {
 	const char *system, *name; /* NULL: all */
 	unsigned int n, on;
 	unsigned long sites; /* of their keys and static calls */
+	unsigned long key_sites, call_sites; /* the same, by kind */
 };
 
 static void tbb_count_event(struct trace_event_call *call, void *priv)
@@ -562,9 +563,10 @@ static void tbb_count_event(struct trace_event_call *call, void *priv)
 		return;
 	e->n++;
 	e->on += call->enabled;
-	e->sites += tbb_key_sites(tp);
+	e->key_sites += tbb_key_sites(tp);
 	if (IS_ENABLED(CONFIG_JUMP_LABEL) && IS_ENABLED(CONFIG_STATIC_CALL))
-		e->sites += static_call_nr_sites(tp->static_call_key);
+		e->call_sites += static_call_nr_sites(tp->static_call_key);
+	e->sites = e->key_sites + e->call_sites;
 }
 
 static struct tbb_events tbb_events_named(const char *system, const char *name)
@@ -719,17 +721,20 @@ static int tbb_console(const char *line)
 static void tbb_expect_said(struct kunit *test, unsigned int now,
 			    unsigned int was, unsigned long batches)
 {
-	char want[128];
+	struct tbb_events e = tbb_events_of("sched");
+	char want[160];
 
+	/* The sites, and how many are the keys' and how many the calls'. */
 	if (IS_ENABLED(CONFIG_JUMP_LABEL))
 		snprintf(
 			want, sizeof(want),
-			"%u events enabled now (was %u), %lu sites patched in %lu batches, %lu sync rounds\n",
-			now, was, batches ? tbb_events_of("sched").sites : 0,
+			"%u events enabled now (was %u), %lu sites patched (%lu jump-label, %lu static-call) in %lu batches, %lu sync rounds\n",
+			now, was, batches ? e.sites : 0,
+			batches ? e.key_sites : 0, batches ? e.call_sites : 0,
 			tbb_batches(batches), tbb_rounds(batches));
 	else
 		snprintf(want, sizeof(want),
-			 " sites patched in %lu batches, %lu sync rounds\n",
+			 " static-call) in %lu batches, %lu sync rounds\n",
 			 tbb_batches(batches), tbb_rounds(batches));
 	KUNIT_EXPECT_TRUE_MSG(test, strstr(tbb_out, want) != NULL,
 			      "no \"%s\" in \"%s\"", want, tbb_out);
