@@ -489,12 +489,13 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
 			  void *enabled)
 {
-	arch_jump_label_transform_queue(entry, *(bool *)enabled ^
-					jump_entry_is_branch(entry));
+	arch_jump_label_transform_queue(
+		entry, *(bool *)enabled ^ jump_entry_is_branch(entry));
 	return 0;
 }
 
-/* Hands the key's sites, the kernel's and modules', to the arch as one batch. */
+/* Hands the key's sites, the kernel's and modules', to the arch as one batch.
+ */
 static void jump_label_update(struct static_key *key)
 {
 	bool enabled = __static_key_enabled(key);
@@ -512,47 +513,51 @@ static void jump_label_update(struct static_key *key)
 
 static int jump_label_cmp(const void *a, const void *b)
 {
-	const struct jump_entry *ja = a, *jb = b;
-	unsigned long ka = (unsigned long)jump_entry_key(ja);
-	unsigned long kb = (unsigned long)jump_entry_key(jb);
-
-	if (ka != kb)
-		return ka < kb ? -1 : 1;
-	if (jump_entry_code(ja) != jump_entry_code(jb))
-		return jump_entry_code(ja) < jump_entry_code(jb) ? -1 : 1;
-	return 0;
+	return jump_entry_cmp(a, b);
 }
 
-/* Moving an entry by delta bytes moves what its offsets point at: undo it. */
+/* Swaps two entries: each keeps pointing at its site, target and key. */
 static void jump_label_swap(void *a, void *b, int size)
 {
-	struct jump_entry *ja = a, *jb = b, tmp = *ja;
-	long delta = (long)a - (long)b;
+	struct jump_entry *ja = a, *jb = b;
+	unsigned long code = jump_entry_code(ja),
+		      target = jump_entry_target(ja);
+	struct static_key *key = jump_entry_key(ja);
+	unsigned int flags = jump_entry_flags(ja);
 
-	ja->code = jb->code - delta;
-	ja->target = jb->target - delta;
-	ja->key = jb->key - delta;
-	jb->code = tmp.code + delta;
-	jb->target = tmp.target + delta;
-	jb->key = tmp.key + delta;
+	jump_entry_set(ja, jump_entry_code(jb), jump_entry_target(jb),
+		       jump_entry_key(jb), jump_entry_flags(jb));
+	jump_entry_set(jb, code, target, key, flags);
 }
 
-/*
- * The image's table comes sorted from scripts/jump_label_fixup, so this is
- * one pass that finds it in order; a table that is not (a tool that did
- * not run, a module later) is sorted here.
- */
-bool jump_label_sort_entries(struct jump_entry *start, struct jump_entry *stop)
+/* The first entry of [start, stop) out of jump_entry_cmp()'s order, or stop. */
+static struct jump_entry *jump_label_unsorted(struct jump_entry *start,
+					      struct jump_entry *stop)
 {
 	struct jump_entry *iter;
 
 	for (iter = start + 1; iter < stop; iter++)
-		if (jump_label_cmp(iter - 1, iter) > 0)
-			break;
-	if (iter >= stop)
-		return false;
+		if (jump_entry_cmp(iter - 1, iter) > 0)
+			return iter;
+	return stop;
+}
+
+static void jump_label_sort(struct jump_entry *start, struct jump_entry *stop)
+{
 	sort(start, stop - start, sizeof(*start), jump_label_cmp,
 	     jump_label_swap);
+}
+
+/*
+ * A module's table comes as the compiler and the linker left it (sorted
+ * within each object), so this is one pass that usually finds it in order;
+ * a table that is not is sorted here.
+ */
+bool jump_label_sort_entries(struct jump_entry *start, struct jump_entry *stop)
+{
+	if (start >= stop || jump_label_unsorted(start, stop) == stop)
+		return false;
+	jump_label_sort(start, stop);
 	return true;
 }
 
@@ -565,38 +570,105 @@ static int static_key_def_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static bool within_init_text(unsigned long addr)
+/*
+ * The kernel's key definitions, by address for the module loader's binary
+ * search: scripts/jump_label_fixup sorts them in the image, so this is one
+ * pass over a few hundred; an image it did not fix is sorted here.
+ */
+static void __init static_key_defs_sort(void)
 {
-	return addr >= (unsigned long)__init_text_begin &&
-	       addr < (unsigned long)__init_text_end;
+	struct static_key_def *start = __start___static_keys;
+	struct static_key_def *stop = __stop___static_keys, *iter;
+
+	for (iter = start + 1; iter < stop; iter++)
+		if (iter[-1].key > iter->key)
+			break;
+	if (iter < stop)
+		sort(start, stop - start, sizeof(*start), static_key_def_cmp,
+		     NULL);
 }
 
 /*
- * Points each key at its first entry, marks the entries in init text and
- * counts. A key changed before this point (which WARNed) differs from its
- * default: its sites are queued to match its state now.
+ * The keys changed before jump_label_init() (which WARNed): their sites
+ * still hold their defaults and are patched at init. Past the end of this
+ * short list, init walks the whole table for them.
  */
-static void __init jump_label_link(struct jump_entry *start,
-				   struct jump_entry *stop)
+static struct static_key *changed_keys[8] __initdata;
+
+/*
+ * Boot's one pass over the kernel's table: checks jump_entry_order(),
+ * points each key at its first entry, marks the entries in init text (the
+ * image holds that bit clear: scripts/jump_label_fixup checks it) and
+ * counts keys, short sites and the keys changed before init. Returns the
+ * first entry out of order (the caller sorts and runs the pass again), or
+ * stop.
+ */
+static struct jump_entry *__init jump_label_link(struct jump_entry *start,
+						 struct jump_entry *stop)
 {
-	struct jump_entry *first, *next, *iter;
+	const unsigned long init_begin = (unsigned long)__init_text_begin;
+	const unsigned long init_size = __init_text_end - __init_text_begin;
+	unsigned int keys = 0, shorts = 0, changed = 0;
+	unsigned long code, prev_code = 0;
+	struct static_key *key = NULL, *k;
+	struct jump_entry *iter;
+
+	for (iter = start; iter < stop; iter++) {
+		k = jump_entry_key(iter);
+		code = jump_entry_code(iter);
+		if (iter > start &&
+		    jump_entry_order((unsigned long)key, prev_code,
+				     (unsigned long)k, code) > 0)
+			break;
+		prev_code = code;
+		if (k != key) {
+			key = k;
+			key->type = (unsigned long)iter |
+				    (key->type & JUMP_TYPE_MASK);
+			keys++;
+			if (unlikely(__static_key_enabled(key) !=
+				     static_key_type(key))) {
+				if (changed < ARRAY_SIZE(changed_keys))
+					changed_keys[changed] = key;
+				changed++;
+			}
+		}
+		if (unlikely(code - init_begin < init_size))
+			jump_entry_set_init(iter, true);
+		shorts += arch_jump_entry_is_short(iter);
+	}
+	jump_label_stats.keys = keys;
+	jump_label_stats.short_sites = shorts;
+	jump_label_stats.changed_keys = changed;
+	return iter;
+}
+
+/* Queues every site of @key in the kernel's table for its state now. */
+static void __init jump_label_queue_key(struct static_key *key)
+{
+	struct jump_entry *entry;
+
+	for_each_key_entry(key, entry)
+		arch_jump_label_transform_queue(entry, jump_label_type(entry));
+}
+
+/* Patches the sites of the keys changed before init, in one batch. */
+static void __init jump_label_catch_up(struct jump_entry *start,
+				       struct jump_entry *stop)
+{
+	unsigned int i, n = jump_label_stats.changed_keys;
+	struct jump_entry *first, *next;
 	struct static_key *key;
-	bool changed;
 
 	mutex_lock(&text_mutex);
-	for_each_jump_key(first, next, start, stop) {
-		key = jump_entry_key(first);
-		key->type = (unsigned long)first | (key->type & JUMP_TYPE_MASK);
-		changed = __static_key_enabled(key) != static_key_type(key);
-		jump_label_stats.keys++;
-		for (iter = first; iter < next; iter++) {
-			jump_entry_set_init(
-				iter, within_init_text(jump_entry_code(iter)));
-			jump_label_stats.short_sites +=
-				arch_jump_entry_is_short(iter);
-			if (changed)
-				arch_jump_label_transform_queue(
-					iter, jump_label_type(iter));
+	if (n <= ARRAY_SIZE(changed_keys)) {
+		for (i = 0; i < n; i++)
+			jump_label_queue_key(changed_keys[i]);
+	} else {
+		for_each_jump_key(first, next, start, stop) {
+			key = jump_entry_key(first);
+			if (__static_key_enabled(key) != static_key_type(key))
+				jump_label_queue_key(key);
 		}
 	}
 	arch_jump_label_transform_apply();
@@ -618,20 +690,24 @@ void __init jump_label_init(void)
 		return;
 	cpus_read_lock();
 	jump_label_lock();
-	s->sorted_at_boot = jump_label_sort_entries(start, stop);
-	sort(__start___static_keys,
-	     __stop___static_keys - __start___static_keys,
-	     sizeof(struct static_key_def), static_key_def_cmp, NULL);
-	jump_label_link(start, stop);
+	static_key_defs_sort();
+	s->sorted_at_boot = jump_label_link(start, stop) != stop;
+	if (s->sorted_at_boot) {
+		jump_label_sort(start, stop);
+		jump_label_link(start, stop);
+	}
+	if (s->changed_keys)
+		jump_label_catch_up(start, stop);
 	static_key_initialized = true;
 	s->entries = stop - start;
 	s->init_cycles = get_cycles() - t0;
 	jump_label_unlock();
 	cpus_read_unlock();
 	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes%s\n",
-		s->entries, s->keys, s->short_sites, s->entries - s->short_sites,
-		s->entries * sizeof(*start),
-		s->sorted_at_boot ? " (sorted at boot: the image's was not)" : "");
+		s->entries, s->keys, s->short_sites,
+		s->entries - s->short_sites, s->entries * sizeof(*start),
+		s->sorted_at_boot ? " (sorted at boot: the image's was not)" :
+				    "");
 }
 
 /* Freezes the __ro_after_init keys; called just before they become RO. */
@@ -666,7 +742,6 @@ int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
 	}
 	return 0;
 }
-
 
 int jump_label_text_reserved(void *start, void *end)
 {

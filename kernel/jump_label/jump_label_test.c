@@ -598,9 +598,7 @@ static bool jlt_abs_equal(const struct jlt_abs_entry *a,
 
 static void jlt_abs_put(struct jump_entry *e, const struct jlt_abs_entry *a)
 {
-	e->code = (long)a->code - (long)&e->code;
-	e->target = (long)a->target - (long)&e->target;
-	e->key = ((long)a->key - (long)&e->key) | a->key_bits;
+	jump_entry_set(e, a->code, a->target, a->key, a->key_bits);
 }
 
 static void jlt_abs_get(const struct jump_entry *e, struct jlt_abs_entry *a)
@@ -608,7 +606,7 @@ static void jlt_abs_get(const struct jump_entry *e, struct jlt_abs_entry *a)
 	a->code = jump_entry_code(e);
 	a->target = jump_entry_target(e);
 	a->key = jump_entry_key(e);
-	a->key_bits = e->key & JUMP_ENTRY_FLAGS;
+	a->key_bits = jump_entry_flags(e);
 }
 
 static void jlt_table_sort_fallback(struct kunit *test)
@@ -636,10 +634,8 @@ static void jlt_table_sort_fallback(struct kunit *test)
 	for (i = 1; i < JLT_FAKE_ENTRIES; i++) {
 		struct jump_entry *a = &jlt_fake[i - 1], *b = &jlt_fake[i];
 
-		KUNIT_EXPECT_TRUE_MSG(test, jump_entry_key(a) < jump_entry_key(b) ||
-				      (jump_entry_key(a) == jump_entry_key(b) &&
-				       jump_entry_code(a) < jump_entry_code(b)),
-				      "entries %u and %u out of order", i - 1, i);
+		KUNIT_EXPECT_LT_MSG(test, jump_entry_cmp(a, b), 0,
+				    "entries %u and %u out of order", i - 1, i);
 	}
 	/* Every original entry is there, unchanged, exactly once. */
 	for (i = 0; i < JLT_FAKE_ENTRIES; i++) {

@@ -140,7 +140,7 @@ SECTIONS
 		__start___jump_table = .;
 		KEEP(*(__jump_table))
 		__stop___jump_table = .;
-		/* The keys modules may name, sorted by jump_label_init(). */
+		/* The keys modules may name, sorted by scripts/jump_label_fixup. */
 		. = ALIGN(8);
 		__start___static_keys = .;
 		KEEP(*(__static_keys))
