@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * jump_label_fixup VMLINUX
+ * jump_label_fixup --list VMLINUX
  *
- * Runs on the linked kernel and edits it in place, in two steps:
+ * Runs on the linked kernel and edits it in place, in three steps:
  *
  * 1. Puts every static branch site in its initial state. The compiler
  *    emits each site as "1: jmp l_yes" (jmp8 EB rel8 or jmp32 E9 rel32,
@@ -23,6 +24,9 @@
  *    An entry moved from slot i to slot j gets its three offsets rewritten
  *    so they still point at the same addresses; the key's flag bits stay.
  *
+ * 3. Sorts the kernel's key definitions (__static_keys) by key address,
+ *    which the module loader searches; boot then only checks the order.
+ *
  * Every entry is checked first (site and target in executable sections, key
  * in an allocated data section, the site a jmp that lands on the target or
  * already the right NOP, the moved offsets still fit in 32 bits); nothing
@@ -34,6 +38,12 @@
  * __start___jump_table and __stop___jump_table. An image with neither
  * (stripped, or not a kernel) is an error naming what is missing, not an
  * empty table; equal start and stop symbols are an empty table.
+ *
+ * This tool is the host's one reader and writer of the entry format and
+ * the one statement of the table's order (cmp_entry(); the kernel's is
+ * jump_entry_order() in <linux/jump_label_table.h>): the Python tools
+ * (scripts/check_jump_table.py, the benchmarks) read the table through
+ * --list, which changes nothing and prints it (see list()).
  *
  * The ELF file goes through libelf, as in objtool. With ELF_F_LAYOUT set,
  * elf_update() keeps every offset and writes back only the section data we
@@ -53,11 +63,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROG		"jump_label_fixup"
-#define TABLE_NAME	"__jump_table"
-#define ENTRY_SIZE	12
-#define KEY_FLAGS	3
-#define MAX_ERRORS	50
+#define PROG "jump_label_fixup"
+#define TABLE_NAME "__jump_table"
+#define ENTRY_SIZE 12
+#define KEY_FLAGS 3
+#define MAX_ERRORS 50
 
 static const unsigned char nop2[] = { JUMP_LABEL_NOP2_BYTES };
 static const unsigned char nop5[] = { JUMP_LABEL_NOP5_BYTES };
@@ -71,6 +81,7 @@ struct image {
 	Elf *elf;
 	size_t shstrndx;
 	unsigned long errors;
+	int list; /* --list: read only, print the entries */
 };
 
 /* A section with its header; data is loaded on demand. */
@@ -90,20 +101,20 @@ struct table {
 
 /* One entry decoded to absolute addresses. */
 struct entry {
-	unsigned long idx;	/* its slot in the image as linked */
+	unsigned long idx; /* its slot in the image as linked */
 	GElf_Addr code;
 	GElf_Addr target;
 	GElf_Addr key;
-	unsigned int flags;	/* the key field's low bits */
+	unsigned int flags; /* the key field's low bits */
 	int32_t enabled;
-	int jump;		/* the rule: 1 = JMP, 0 = NOP */
+	int jump; /* the rule: 1 = JMP, 0 = NOP */
 };
 
 /* What the bytes at a site decode to. */
 struct insn {
-	int len;		/* 2 or 5; 0 if not a jmp or NOP we know */
+	int len; /* 2 or 5; 0 if not a jmp or NOP we know */
 	int is_jmp;
-	GElf_Addr dest;		/* for a jmp */
+	GElf_Addr dest; /* for a jmp */
 };
 
 struct result {
@@ -113,7 +124,8 @@ struct result {
 	unsigned long longs;
 	unsigned long rewritten;
 	unsigned long moved;
-	int dirty;		/* something must be written back */
+	unsigned long key_defs; /* __static_keys entries, sorted */
+	int dirty; /* something must be written back */
 };
 
 static void error(struct image *im, const char *fmt, ...)
@@ -188,17 +200,18 @@ static int open_image(struct image *im)
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		error(im, "%s", S_ISDIR(st.st_mode) ?
-		      "is a directory, not a kernel image" :
-		      "is not a regular file");
+		error(im, "%s",
+		      S_ISDIR(st.st_mode) ?
+			      "is a directory, not a kernel image" :
+			      "is not a regular file");
 		return -1;
 	}
-	im->fd = open(im->path, O_RDWR);
+	im->fd = open(im->path, im->list ? O_RDONLY : O_RDWR);
 	if (im->fd < 0) {
 		error(im, "cannot open for writing: %s", strerror(errno));
 		return -1;
 	}
-	im->elf = elf_begin(im->fd, ELF_C_RDWR, NULL);
+	im->elf = elf_begin(im->fd, im->list ? ELF_C_READ : ELF_C_RDWR, NULL);
 	if (!im->elf) {
 		elf_error(im, "cannot read");
 		return -1;
@@ -213,7 +226,8 @@ static int open_image(struct image *im)
 		return -1;
 	}
 	/* Keep the linker's layout: write back changed bytes only. */
-	elf_flagelf(im->elf, ELF_C_SET, ELF_F_LAYOUT);
+	if (!im->list)
+		elf_flagelf(im->elf, ELF_C_SET, ELF_F_LAYOUT);
 	return 0;
 }
 
@@ -284,8 +298,10 @@ static unsigned char *section_bytes(struct image *im, struct section *s,
 		return NULL;
 	}
 	if (off > s->data->d_size || len > s->data->d_size - off) {
-		error(im, "section %s: 0x%" PRIx64 "+%" PRIu64 " is outside "
-		      "its data", section_name(im, s), addr, len);
+		error(im,
+		      "section %s: 0x%" PRIx64 "+%" PRIu64 " is outside "
+		      "its data",
+		      section_name(im, s), addr, len);
 		return NULL;
 	}
 	return (unsigned char *)s->data->d_buf + off;
@@ -305,18 +321,22 @@ static int open_symtab(struct image *im, struct section *s)
 		return 0;
 	if (s->sh.sh_type != SHT_SYMTAB ||
 	    s->sh.sh_entsize != sizeof(Elf64_Sym)) {
-		error(im, ".symtab is not an ELF64 symbol table (type %u, "
-		      "entry size %" PRIu64 ")", s->sh.sh_type,
-		      (uint64_t)s->sh.sh_entsize);
+		error(im,
+		      ".symtab is not an ELF64 symbol table (type %u, "
+		      "entry size %" PRIu64 ")",
+		      s->sh.sh_type, (uint64_t)s->sh.sh_entsize);
 		return -1;
 	}
 	if (elf_getshdrnum(im->elf, &shnum))
 		shnum = 0;
 	str = s->sh.sh_link && s->sh.sh_link < shnum ?
-		elf_getscn(im->elf, s->sh.sh_link) : NULL;
+		      elf_getscn(im->elf, s->sh.sh_link) :
+		      NULL;
 	if (!str || !gelf_getshdr(str, &strh) || strh.sh_type != SHT_STRTAB) {
-		error(im, ".symtab: sh_link %u is not a string table (%zu "
-		      "sections)", s->sh.sh_link, shnum);
+		error(im,
+		      ".symtab: sh_link %u is not a string table (%zu "
+		      "sections)",
+		      s->sh.sh_link, shnum);
 		return -1;
 	}
 	s->data = elf_getdata(s->scn, NULL);
@@ -329,13 +349,12 @@ static int open_symtab(struct image *im, struct section *s)
 
 /*
  * Looks up each of @names (NULL-terminated) in the checked .symtab @s and
- * stores its value; -1 with one error naming those that are missing.
+ * stores its value; returns the mask of those found, or -1 on a bad symbol.
  */
-static int find_symbols(struct image *im, struct section *s,
-			const char *const *names, GElf_Addr *values)
+static long lookup_symbols(struct image *im, struct section *s,
+			   const char *const *names, GElf_Addr *values)
 {
 	unsigned int found = 0, all, n, j;
-	char missing[128] = "";
 	const char *name;
 	GElf_Sym sym;
 	size_t i;
@@ -356,25 +375,38 @@ static int find_symbols(struct image *im, struct section *s,
 			}
 		}
 	}
-	if (found == all)
-		return 0;
-	for (j = 0; j < n; j++)
+	return found;
+}
+
+/* lookup_symbols(), with one error naming those that are missing. */
+static int find_symbols(struct image *im, struct section *s,
+			const char *const *names, GElf_Addr *values)
+{
+	long found = lookup_symbols(im, s, names, values);
+	char missing[128] = "";
+	unsigned int j;
+
+	if (found < 0)
+		return -1;
+	for (j = 0; names[j]; j++)
 		if (!(found & 1u << j))
 			snprintf(missing + strlen(missing),
 				 sizeof(missing) - strlen(missing), "%s%s",
 				 missing[0] ? ", " : "", names[j]);
-	error(im, "no " TABLE_NAME " section, and .symtab lacks %s: cannot "
-	      "locate the jump table", missing);
+	if (!missing[0])
+		return 0;
+	error(im,
+	      "no " TABLE_NAME " section, and .symtab lacks %s: cannot "
+	      "locate the jump table",
+	      missing);
 	return -1;
 }
 
 /* No __jump_table section: the table between its start and stop symbols. */
-static int table_from_symbols(struct image *im, struct table *t,
-			      uint64_t *size)
+static int table_from_symbols(struct image *im, struct table *t, uint64_t *size)
 {
-	static const char *const names[] = {
-		"__start___jump_table", "__stop___jump_table", NULL
-	};
+	static const char *const names[] = { "__start___jump_table",
+					     "__stop___jump_table", NULL };
 	GElf_Addr value[2];
 	struct section symtab;
 	int ret;
@@ -382,13 +414,13 @@ static int table_from_symbols(struct image *im, struct table *t,
 	ret = open_symtab(im, &symtab);
 	if (!ret)
 		error(im, "no " TABLE_NAME " section and no .symtab (a "
-		      "stripped image?): cannot locate the jump table "
-		      "(__start___jump_table, __stop___jump_table)");
+			  "stripped image?): cannot locate the jump table "
+			  "(__start___jump_table, __stop___jump_table)");
 	if (ret <= 0 || find_symbols(im, &symtab, names, value))
 		return -1;
 	if (value[1] < value[0]) {
 		error(im, "__stop___jump_table lies before "
-		      "__start___jump_table");
+			  "__start___jump_table");
 		return -1;
 	}
 	if (value[1] == value[0])
@@ -397,7 +429,7 @@ static int table_from_symbols(struct image *im, struct table *t,
 			  &t->sec) ||
 	    t->sec.sh.sh_type != SHT_PROGBITS) {
 		error(im, "__start/__stop___jump_table do not span "
-		      "loaded data");
+			  "loaded data");
 		return -1;
 	}
 	t->addr = value[0];
@@ -420,12 +452,13 @@ static int find_table(struct image *im, struct table *t)
 		size = t->sec.sh.sh_size;
 	} else if (t->sec.sh.sh_size) {
 		error(im, TABLE_NAME " is not a loaded (PROGBITS, ALLOC) "
-		      "section");
+				     "section");
 		return -1;
 	}
 	if (size % ENTRY_SIZE) {
-		error(im, TABLE_NAME " size %" PRIu64
-		      " is not a multiple of %d", size, ENTRY_SIZE);
+		error(im,
+		      TABLE_NAME " size %" PRIu64 " is not a multiple of %d",
+		      size, ENTRY_SIZE);
 		return -1;
 	}
 	if (t->addr % 4) {
@@ -440,8 +473,7 @@ static int find_table(struct image *im, struct table *t)
 	return t->buf ? 0 : -1;
 }
 
-static void read_entry(const struct table *t, unsigned long i,
-		       struct entry *e)
+static void read_entry(const struct table *t, unsigned long i, struct entry *e)
 {
 	const unsigned char *p = t->buf + (uint64_t)i * ENTRY_SIZE;
 	GElf_Addr at = t->addr + (uint64_t)i * ENTRY_SIZE;
@@ -463,7 +495,8 @@ static int read_key(struct image *im, struct entry *e)
 
 	if (!find_section(im, e->key, sizeof(int32_t), SHF_ALLOC,
 			  SHF_EXECINSTR | SHF_TLS, &s)) {
-		error(im, "entry %lu: key 0x%" PRIx64
+		error(im,
+		      "entry %lu: key 0x%" PRIx64
 		      " is outside data (no allocated non-executable section)",
 		      e->idx, e->key);
 		return -1;
@@ -541,16 +574,20 @@ static int check_insn(struct image *im, const struct entry *e,
 	const char *bytes = hex_bytes(p, avail);
 
 	if (!in->len || (!in->is_jmp && e->jump)) {
-		error(im, "site at 0x%" PRIx64 " (entry %lu) is not a "
-		      "jmp8/jmp32: bytes %s%s", e->code, e->idx, bytes,
+		error(im,
+		      "site at 0x%" PRIx64 " (entry %lu) is not a "
+		      "jmp8/jmp32: bytes %s%s",
+		      e->code, e->idx, bytes,
 		      in->len ? " (a NOP, but its key requires a JMP)" : "");
 		return -1;
 	}
 	if (in->is_jmp && in->dest != e->target) {
-		error(im, "site at 0x%" PRIx64 " (entry %lu): jmp%d lands on "
+		error(im,
+		      "site at 0x%" PRIx64 " (entry %lu): jmp%d lands on "
 		      "0x%" PRIx64 ", not on the target 0x%" PRIx64
-		      ": bytes %s", e->code, e->idx, in->len == 2 ? 8 : 32,
-		      in->dest, e->target, bytes);
+		      ": bytes %s",
+		      e->code, e->idx, in->len == 2 ? 8 : 32, in->dest,
+		      e->target, bytes);
 		return -1;
 	}
 	return 0;
@@ -560,14 +597,21 @@ static int check_insn(struct image *im, const struct entry *e,
  * Checks the entry's site and, if its rule says NOP but it holds a JMP,
  * writes the NOP into libelf's copy of the section (written out later).
  */
-static void process_entry(struct image *im, struct result *r,
-			  struct entry *e)
+static void process_entry(struct image *im, struct result *r, struct entry *e)
 {
 	unsigned char *p;
 	struct section s;
 	uint64_t avail;
 	struct insn in;
 
+	/* The kernel sets it at boot, relying on the image holding 0. */
+	if (e->flags & 2) {
+		error(im,
+		      "entry %lu: site 0x%" PRIx64 ": the init-text bit "
+		      "(bit 1 of the key offset) is set in the image",
+		      e->idx, e->code);
+		return;
+	}
 	if (site_section(im, e, &s) || read_key(im, e))
 		return;
 	avail = s.sh.sh_size - (e->code - s.sh.sh_addr);
@@ -613,9 +657,8 @@ static int field_offset(GElf_Addr addr, GElf_Addr at, int32_t *off)
 }
 
 /* Encodes the (sorted) entry @e for slot @j into @p. */
-static int write_entry(struct image *im, const struct table *t,
-		       unsigned long j, const struct entry *e,
-		       unsigned char *p)
+static int write_entry(struct image *im, const struct table *t, unsigned long j,
+		       const struct entry *e, unsigned char *p)
 {
 	GElf_Addr at = t->addr + (uint64_t)j * ENTRY_SIZE;
 	int32_t code, target, key;
@@ -623,8 +666,10 @@ static int write_entry(struct image *im, const struct table *t,
 	if (field_offset(e->code, at, &code) ||
 	    field_offset(e->target, at + 4, &target) ||
 	    field_offset(e->key, at + 8, &key)) {
-		error(im, "entry %lu cannot move to slot %lu: an offset no "
-		      "longer fits in 32 bits", e->idx, j);
+		error(im,
+		      "entry %lu cannot move to slot %lu: an offset no "
+		      "longer fits in 32 bits",
+		      e->idx, j);
 		return -1;
 	}
 	put_s32(p, code);
@@ -660,16 +705,80 @@ static int sort_table(struct image *im, struct table *t, struct entry *e,
 	return j == t->n ? 0 : -1;
 }
 
+/*
+ * The kernel's key definitions (struct static_key_def in __static_keys:
+ * a u64 key address, a u32 count, u32 flags; 16 bytes, absolute values in
+ * a linked image) sorted by key address, for the module loader's binary
+ * search; jump_label_init() then only checks their order. An image
+ * without the __start/__stop___static_keys symbols has none to sort.
+ */
+#define KEY_DEF_SIZE 16
+
+static int cmp_key_def(const void *a, const void *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	if (x != y)
+		return x < y ? -1 : 1;
+	/* Equal keys: keep the linker's order (the defs differ in place). */
+	return memcmp(a, b, KEY_DEF_SIZE);
+}
+
+static int sort_key_defs(struct image *im, struct result *r)
+{
+	static const char *const names[] = { "__start___static_keys",
+					     "__stop___static_keys", NULL };
+	struct section symtab, s;
+	unsigned char *p, *copy;
+	GElf_Addr value[2];
+	uint64_t size;
+
+	if (open_symtab(im, &symtab) <= 0 ||
+	    lookup_symbols(im, &symtab, names, value) != 3 ||
+	    value[1] <= value[0])
+		return 0;
+	size = value[1] - value[0];
+	if (size % KEY_DEF_SIZE ||
+	    !find_section(im, value[0], size, SHF_ALLOC, SHF_EXECINSTR, &s) ||
+	    s.sh.sh_type != SHT_PROGBITS) {
+		error(im,
+		      "__start/__stop___static_keys do not span a whole "
+		      "number of %d-byte key definitions in loaded data",
+		      KEY_DEF_SIZE);
+		return -1;
+	}
+	p = section_bytes(im, &s, value[0], size);
+	copy = p ? malloc(size) : NULL;
+	if (!copy) {
+		if (p)
+			error(im, "out of memory");
+		return -1;
+	}
+	memcpy(copy, p, size);
+	qsort(copy, size / KEY_DEF_SIZE, KEY_DEF_SIZE, cmp_key_def);
+	r->key_defs = size / KEY_DEF_SIZE;
+	if (memcmp(p, copy, size)) {
+		memcpy(p, copy, size);
+		elf_flagdata(s.data, ELF_C_SET, ELF_F_DIRTY);
+		r->dirty = 1;
+	}
+	free(copy);
+	return 0;
+}
+
 static void report(const struct result *r)
 {
 	printf(PROG ": %lu entries, %lu keys, %lu short (2-byte) and "
-	       "%lu long (5-byte) sites, %lu rewritten to NOP; ",
+		    "%lu long (5-byte) sites, %lu rewritten to NOP; ",
 	       r->entries, r->keys, r->shorts, r->longs, r->rewritten);
 	if (r->moved)
-		printf("table sorted by (key, code), %lu entries moved\n",
+		printf("table sorted by (key, code), %lu entries moved",
 		       r->moved);
 	else
-		printf("table already sorted by (key, code)\n");
+		printf("table already sorted by (key, code)");
+	printf("; %lu key definitions sorted by address\n", r->key_defs);
 }
 
 /* Checks and fixes every site, then sorts; writes only if all is well. */
@@ -684,13 +793,42 @@ static int fixup(struct image *im, struct table *t, struct entry *e)
 		read_entry(t, i, &e[i]);
 		process_entry(im, &r, &e[i]);
 	}
-	if (im->errors || (t->n && sort_table(im, t, e, &r)))
+	if (im->errors || (t->n && sort_table(im, t, e, &r)) ||
+	    sort_key_defs(im, &r))
 		return -1;
 	if (r.dirty && elf_update(im->elf, ELF_C_WRITE) < 0) {
 		elf_error(im, "cannot write");
 		return -1;
 	}
 	report(&r);
+	return 0;
+}
+
+/*
+ * --list: the table as the kernel reads it, for the Python tools, which
+ * read the format and the order through this tool only. One line per entry
+ * in the table's order, then the order's verdict:
+ *
+ *	table ADDRESS ENTRIES ENTRY_SIZE	(hex address)
+ *	entry INDEX CODE TARGET KEY FLAGS	(hex addresses, flags 0-3)
+ *	order ok | order INDEX INDEX		(the first pair out of order)
+ */
+static int list(struct table *t, struct entry *e)
+{
+	unsigned long i, bad = 0;
+
+	printf("table %" PRIx64 " %zu %d\n", t->addr, t->n, ENTRY_SIZE);
+	for (i = 0; i < t->n; i++) {
+		read_entry(t, i, &e[i]);
+		printf("entry %lu %" PRIx64 " %" PRIx64 " %" PRIx64 " %u\n", i,
+		       e[i].code, e[i].target, e[i].key, e[i].flags);
+		if (!bad && i && cmp_entry(&e[i - 1], &e[i]) > 0)
+			bad = i;
+	}
+	if (bad)
+		printf("order %lu %lu\n", bad - 1, bad);
+	else
+		printf("order ok\n");
 	return 0;
 }
 
@@ -706,7 +844,7 @@ static int run(struct image *im)
 	if (!e)
 		error(im, "out of memory");
 	else
-		ret = fixup(im, &t, e);
+		ret = im->list ? list(&t, e) : fixup(im, &t, e);
 	if (im->errors > MAX_ERRORS)
 		fprintf(stderr, PROG ": %s: %lu errors in all\n", im->path,
 			im->errors);
@@ -719,11 +857,16 @@ int main(int argc, char **argv)
 	struct image im;
 	int ret;
 
+	memset(&im, 0, sizeof(im));
+	if (argc == 3 && !strcmp(argv[1], "--list")) {
+		im.list = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: " PROG " VMLINUX\n");
+		fprintf(stderr, "usage: " PROG " [--list] VMLINUX\n");
 		return 1;
 	}
-	memset(&im, 0, sizeof(im));
 	im.path = argv[1];
 	im.fd = -1;
 	ret = run(&im);
