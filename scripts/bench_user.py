@@ -62,14 +62,12 @@ def key_sites(vmlinux, name, report):
     """The sites of key name in vmlinux's __jump_table, or None."""
     try:
         with open(vmlinux, 'rb') as f:
-            image = check_jump_table.Image(f)
-            key, = image.symbols([name])
-            addr, data, _ = check_jump_table.find_table(image)
-            entries = check_jump_table.read_entries(image, addr, data)
+            key, = check_jump_table.Image(f).symbols([name])
+        rows = check_jump_table.list_table(str(vmlinux))[0]
     except (OSError, ValueError, check_jump_table.CheckError) as exc:
         report.warn(f'user: {vmlinux}: no site count of {name}: {exc}')
         return None
-    return sum(1 for e in entries if e.key == key) or None
+    return sum(1 for row in rows if row[2] == key) or None
 
 
 def records_of(config, log, report, sites=None):

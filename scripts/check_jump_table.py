@@ -1,23 +1,24 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""check_jump_table.py VMLINUX [--objdump OBJDUMP]
+"""check_jump_table.py VMLINUX [--objdump OBJDUMP] [--fixup JUMP_LABEL_FIXUP]
 
 Checks every static branch site of a linked kernel against objdump's view
-of the code, independently of scripts/jump_label_fixup.c. The sections,
-symbols, __jump_table entries (three little-endian s32 offsets, each
-relative to its own field: site, target, key with bit 0 = branch) and each
-key's initial count are read with pyelftools; the site encodings come from
-<asm/jump_label_insn.h> through scripts/jl_insn.py; the executable sections
-are disassembled once with `objdump -d -w`. For each entry an instruction
-must start at the site, it must be nop2, nop5, jmp8 or jmp32 as objdump
-decodes it, a jmp must go to the entry's target, and the site must be a JMP
-exactly when (enabled > 0) XOR branch. The table must also be sorted by
-(key, code), both as unsigned addresses, as jump_label_fixup leaves it.
+of the code. The __jump_table entries and the verdict on their order come
+from "jump_label_fixup --list" (scripts/jump_label_fixup.c, the host's one
+reader of the entry format and statement of the (key, code) order; by
+default the one beside the image, DIR/scripts/jump_label_fixup); the
+sections and each key's initial count are read with pyelftools; the site
+encodings come from <asm/jump_label_insn.h> through scripts/jl_insn.py; the
+executable sections are disassembled once with `objdump -d -w`. For each
+entry an instruction must start at the site, it must be nop2, nop5, jmp8
+or jmp32 as objdump decodes it, a jmp must go to the entry's target, and
+the site must be a JMP exactly when (enabled > 0) XOR branch. The table
+must also be in order, as jump_label_fixup leaves it.
 
 Prints one summary line and exits 0 when every site is right; prints each
 problem to stderr and exits 1 otherwise (also for an unreadable image, one
 without the table's section or symbols, a stripped one, or a failing
-objdump).
+objdump or jump_label_fixup).
 """
 import argparse
 import collections
@@ -36,13 +37,11 @@ import jl_insn
 
 PROG = "check_jump_table"
 TABLE = "__jump_table"
-ENTRY_SIZE = 12
+FIXUP = "jump_label_fixup"
 
 SHF_ALLOC = SH_FLAGS.SHF_ALLOC
 SHF_EXECINSTR = SH_FLAGS.SHF_EXECINSTR
 SHF_TLS = SH_FLAGS.SHF_TLS
-
-ENTRY = struct.Struct("<iii")
 
 NOP_MNEMONICS = ("nop", "nopw", "nopl", "xchg", "data16")
 JMP_MNEMONICS = ("jmp", "jmpq")
@@ -163,46 +162,55 @@ def check_links(elf, f):
                              f"is not a section ({num} sections)")
 
 
-def find_table(image):
-    """(address, bytes, where) of the table; bytes is empty if none."""
-    sec = image.by_name(TABLE)
-    if sec:
-        if sec.size and (sec.type != "SHT_PROGBITS" or
-                         not sec.flags & SHF_ALLOC):
-            raise CheckError(f"{TABLE} is not a loaded (PROGBITS) section")
-        data = image.read(sec, sec.addr, sec.size)
-        where = f"empty {TABLE} section"
-        addr = sec.addr
-    else:
-        start, stop = image.symbols(["__start___jump_table",
-                                     "__stop___jump_table"])
-        if start == stop:
-            return 0, b"", f"__start{TABLE} == __stop{TABLE}"
-        holder = image.find(start, stop - start, SHF_ALLOC)
-        if stop < start or not holder or holder.type != "SHT_PROGBITS":
-            raise CheckError(f"__start/__stop{TABLE} do not span loaded "
-                             "data")
-        data = image.read(holder, start, stop - start)
-        where = f"__start{TABLE}..__stop{TABLE} in {holder.name}"
-        addr = start
-    if len(data) % ENTRY_SIZE or addr % 4:
-        raise CheckError(f"{TABLE}: {len(data)} bytes at {addr:#x} is not "
-                         f"a 4-aligned array of {ENTRY_SIZE}-byte entries")
-    return addr, data, where
+def default_fixup(path):
+    """The jump_label_fixup of the build that made the image."""
+    return os.path.join(os.path.dirname(os.path.abspath(path)), "scripts",
+                        FIXUP)
 
 
-def read_entries(image, addr, data):
-    """The entries, each with its key's initial count and the rule."""
+def list_table(path, fixup=None):
+    """[(code, target, key, flags)] of the image's table, in its order, the
+    first pair of indices out of order (or None) and the entry's size, as
+    jump_label_fixup --list reads them; CheckError with the tool's own
+    message otherwise."""
+    fixup = fixup or default_fixup(path)
+    try:
+        out = subprocess.run([fixup, "--list", path], capture_output=True,
+                             text=True, check=False)
+    except OSError as e:
+        raise CheckError(f"cannot run {fixup} (pass --fixup): "
+                         f"{e.strerror}") from e
+    if out.returncode:
+        prefix = f"{FIXUP}: {path}: "
+        lines = [line[len(prefix):] if line.startswith(prefix) else line
+                 for line in out.stderr.splitlines()]
+        raise CheckError("; ".join(lines) or f"{fixup} failed")
+    rows, order, size = [], None, None
+    for line in out.stdout.splitlines():
+        words = line.split()
+        if words[0] == "table" and len(words) == 4:
+            size = int(words[3])
+        elif words[0] == "entry" and len(words) == 6:
+            rows.append(tuple(int(w, 16) for w in words[2:5]) +
+                        (int(words[5]),))
+        elif words[:2] == ["order", "ok"]:
+            order = False
+        elif words[0] == "order" and len(words) == 3:
+            order = (int(words[1]), int(words[2]))
+    if order is None or size is None:
+        raise CheckError(f"{fixup} --list gave no table or order line")
+    return rows, order or None, size
+
+
+def read_entries(image, rows):
+    """The entries of list_table(), each with its key's initial count and
+    the rule."""
     entries = []
-    mask = (1 << 64) - 1
-    for i, (code, target, key) in enumerate(ENTRY.iter_unpack(data)):
-        at = addr + i * ENTRY_SIZE
-        key_addr = (at + 8 + (key & ~3)) & mask
-        enabled = key_enabled(image, key_addr)
-        branch = key & 1
+    for i, (code, target, key, flags) in enumerate(rows):
+        enabled = key_enabled(image, key)
+        branch = flags & 1
         jump = None if enabled is None else (enabled > 0) != bool(branch)
-        entries.append(Entry(i, (at + code) & mask, (at + 4 + target) & mask,
-                             key_addr, branch, enabled, jump))
+        entries.append(Entry(i, code, target, key, branch, enabled, jump))
     return entries
 
 
@@ -333,7 +341,7 @@ def short_share(pairs):
     return f"{short} of {n} ({100.0 * short / n if n else 0:.1f}%)"
 
 
-def summary(entries, kinds):
+def summary(entries, kinds, entry_size):
     n = len(entries)
     per_key = {}
     for e in entries:
@@ -345,34 +353,31 @@ def summary(entries, kinds):
             f"short (2-byte) sites: {short_share(pairs)} of all, "
             f"{short_share(written)} of keys with <= "
             f"{GENERATED_KEY_SITES} sites; "
-            f"{n * ENTRY_SIZE} table bytes ({ENTRY_SIZE} per entry); "
+            f"{n * entry_size} table bytes ({entry_size} per entry); "
             f"sorted by (key, code); all sites verified")
 
 
-def check_order(entries):
-    """The first pair of neighbours out of (key, code) order, described,
-    or None. Addresses compare as unsigned 64-bit numbers."""
-    for a, b in zip(entries, entries[1:]):
-        if (a.key, a.code) > (b.key, b.code):
-            return (f"table not sorted by (key, code): entry {a.index} "
-                    f"(key {a.key:#x}, code {a.code:#x}) comes before "
-                    f"entry {b.index} (key {b.key:#x}, code {b.code:#x})")
-    return None
+def describe_order(entries, order):
+    """The pair of neighbours jump_label_fixup found out of order."""
+    a, b = (entries[i] for i in order)
+    return (f"table not sorted by (key, code): entry {a.index} "
+            f"(key {a.key:#x}, code {a.code:#x}) comes before "
+            f"entry {b.index} (key {b.key:#x}, code {b.code:#x})")
 
 
-def check(path, objdump):
+def check(path, objdump, fixup):
     if os.path.isdir(path):
         raise CheckError("is a directory, not a kernel image")
     with open(path, "rb") as f:
-        return check_image(Image(f), path, objdump)
+        return check_image(Image(f), path, objdump, fixup)
 
 
-def check_image(image, path, objdump):
-    addr, data, where = find_table(image)
-    if not data:
-        print(f"jump table: 0 entries ({where}); nothing to verify")
+def check_image(image, path, objdump, fixup):
+    rows, order, entry_size = list_table(path, fixup)
+    if not rows:
+        print("jump table: 0 entries; nothing to verify")
         return 0
-    entries = read_entries(image, addr, data)
+    entries = read_entries(image, rows)
     wanted = {e.code for e in entries} | {e.target for e in entries}
     insns = disassemble(objdump, path, image.text_sections(), wanted)
     kinds, bad = [], 0
@@ -382,7 +387,7 @@ def check_image(image, path, objdump):
         if problem:
             bad += 1
             print(describe(image, insns, e, problem), file=sys.stderr)
-    order = check_order(entries)
+    order = order and describe_order(entries, order)
     if order:
         print(f"{PROG}: {path}: {order}", file=sys.stderr)
     if bad:
@@ -390,7 +395,7 @@ def check_image(image, path, objdump):
               file=sys.stderr)
     if bad or order:
         return 1
-    print(summary(entries, kinds))
+    print(summary(entries, kinds, entry_size))
     return 0
 
 
@@ -400,9 +405,12 @@ def main():
     parser.add_argument("vmlinux")
     parser.add_argument("--objdump", default="objdump",
                         help="objdump to disassemble with (default: objdump)")
+    parser.add_argument("--fixup", help="the jump_label_fixup to read the "
+                        "table with (default: DIR/scripts/jump_label_fixup "
+                        "beside VMLINUX)")
     args = parser.parse_args()
     try:
-        return check(args.vmlinux, args.objdump)
+        return check(args.vmlinux, args.objdump, args.fixup)
     except (OSError, CheckError, ELFError, jl_insn.JlInsnError,
             struct.error) as e:
         msg = e.strerror if isinstance(e, OSError) and e.strerror else e

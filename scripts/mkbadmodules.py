@@ -91,12 +91,17 @@ class Module:
         return self.sec(".symtab")["sh_offset"] + 24 * self.syms[name][0]
 
     def jump_rela(self, field, entry=0):
-        """Index in .rela__jump_table of entry's field (0 code, 1 target, 2 key)."""
-        want = 12 * entry + 4 * field
-        for i, r in enumerate(self.relas[".rela__jump_table"]):
-            if r["r_offset"] == want:
-                return i
-        raise SystemExit("mkbadmodules: no relocation for jump entry field")
+        """Index in .rela__jump_table of entry's field (0 code, 1 target, 2 key).
+
+        Every field of an entry is relocated, once, and the fields come in
+        that order: the relocations sorted by offset are the fields in
+        order, so the entry's layout (jump_label_fixup's to know) is not
+        needed here."""
+        relas = self.relas[".rela__jump_table"]
+        order = sorted(range(len(relas)), key=lambda i: relas[i]["r_offset"])
+        if 3 * entry + field >= len(order):
+            raise SystemExit("mkbadmodules: no relocation for jump entry field")
+        return order[3 * entry + field]
 
 
 def put(data, off, fmt, *values):

@@ -51,7 +51,8 @@ class JumpTableToolsTest(unittest.TestCase):
 
     def both_refuse(self, path, message):
         """Both tools exit 1 with one line holding message."""
-        for cmd in ([self.fixup], [PYTHON, 'scripts/check_jump_table.py']):
+        for cmd in ([self.fixup], [PYTHON, 'scripts/check_jump_table.py',
+                                   '--fixup', self.fixup]):
             with self.subTest(tool=cmd[-1]):
                 out = run(cmd + [str(path)])
                 self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
@@ -83,6 +84,31 @@ class JumpTableToolsTest(unittest.TestCase):
         path = self.image('linktext')
         set_symtab_link(path, 1)
         self.both_refuse(path, '.symtab: sh_link 1 is not a string table')
+
+    def test_list(self):
+        """--list, which the Python tools read the table through: the
+        table line, one line per entry, the order's verdict; the file is
+        not written."""
+        path = self.image('list')
+        before = path.read_bytes()
+        out = run([self.fixup, '--list', str(path)])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        self.assertRegex(lines[0], r'^table [0-9a-f]+ [1-9]\d* 12$')
+        entries = int(lines[0].split()[2])
+        self.assertEqual(len(lines), entries + 2)
+        for i, line in enumerate(lines[1:-1]):
+            self.assertRegex(line, rf'^entry {i} [0-9a-f]+ [0-9a-f]+ '
+                             r'[0-9a-f]+ [0-3]$')
+        self.assertEqual(lines[-1], 'order ok')
+        self.assertEqual(path.read_bytes(), before)
+
+    def test_check_accepts_the_kernel(self):
+        out = run([PYTHON, 'scripts/check_jump_table.py', '--fixup',
+                   self.fixup, str(self.image('checked'))])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertRegex(out.stdout, r'^jump table: [1-9]\d* entries.*'
+                         r'sorted by \(key, code\); all sites verified$')
 
     def test_directory(self):
         self.both_refuse(self.dir, 'is a directory, not a kernel image')
