@@ -10,6 +10,14 @@ host, and reports them:
     y-smp  tests/configs/bench.config, bench=flip, no -icount, --cpus CPUs
            (only its sync round and IPI counts are kept: without -icount
            flip_insns is not an instruction count)
+    y-table
+           bench.config plus tests/configs/bench_table.config, bench=gen_*,
+           QEMU -icount, 1 CPU: a jump table of Linux's size, 40,000
+           generated sites over 4,000 keys (scripts/gen_jump_table_bench.py,
+           kernel/bench/jump_label_table_bench.c), params "entries=N" and
+           "keys=4000,sites=40000": init_insns_per_entry, table_bytes, one
+           queued batch of every key (flip_sync_rounds, flip_insns_per_site)
+           and int3_insns per hit in it; shown in the y column
     y-linkorder, n-linkorder
            y and n in the old text layout: the footprint figures of both
            layouts, and the figures the layout moves
@@ -52,10 +60,15 @@ Usage
                       when present
 
 Output: a table comparing y and n and a summary on stdout; OUT/results.json
-(a list of {"name", "config", "params", "value", "unit"}); OUT/bench.gp, the
-gnuplot script, its data files OUT/flip_*.dat and, when gnuplot is
-installed, the plot OUT/bench.png (bench.svg without a PNG terminal). The
-last line printed is "results: OUT/results.json".
+(a list of {"name", "config", "params", "value", "unit"}; the config
+"linux" records of the last make bench-linux are kept); OUT/bench.gp, the
+gnuplot script, its data files OUT/flip_*.dat (per flip, against the sites
+of a key), OUT/flip_per_site_n.dat (per site, against the sites of a batch
+to the y-table run's 40,000, beside Linux's per-site curve when
+bench-linux has run) and OUT/init_per_entry.dat (jump_label_init() per
+entry, against the table's entries) and, when gnuplot is installed, the
+plot OUT/bench.png (bench.svg without a PNG terminal). The last line
+printed is "results: OUT/results.json".
 
 Exit status: 0 on success; 1 if a run failed, or a required figure
 (site_disabled_insns in y and in n) is missing; 2 on a usage error; 130 if
@@ -88,6 +101,7 @@ BENCH_CONFIG = 'tests/configs/bench.config'
 # instructions to the figure (timer_tick_insns calls the tick directly).
 BENCH_KERNEL_ARGS = 'tick=off'
 JUMP_LABEL_N_CONFIG = 'tests/configs/jump_label_n.config'
+BENCH_TABLE_CONFIG = 'tests/configs/bench_table.config'
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -106,6 +120,7 @@ RUNS = (
     Run('y', (BENCH_CONFIG,), '*', True, False),
     Run('n', (BENCH_CONFIG, JUMP_LABEL_N_CONFIG), '*', True, False),
     Run('y-smp', (BENCH_CONFIG,), 'flip', False, True),
+    Run('y-table', (BENCH_CONFIG, BENCH_TABLE_CONFIG), 'gen_*', True, False),
 )
 RUNS += bench_footprint.runs(Run, BENCH_CONFIG, JUMP_LABEL_N_CONFIG)
 RUN_NAMES = tuple(run.name for run in RUNS)
@@ -146,6 +161,9 @@ EXPECTED = {
           'context_switch_stepped_insns', 'synchronize_rcu_insns')
     + PIPE_FIGURES,
     'y-smp': ('flip_sync_rounds', 'flip_ipis'),
+    'y-table': ('table_entries', 'table_bytes', 'init_insns_per_entry',
+                'flip_insns', 'flip_insns_per_site', 'flip_sync_rounds',
+                'int3_insns'),
 }
 EXPECTED['y'] += bench_module_load.EXPECTED
 DROPPED = {'y-smp': ('flip_insns',)}
@@ -160,9 +178,11 @@ GROUPS = (
                         'site_enabled_insns')),
     ('getppid', ('getppid_insns',)),
     ('fast inc/dec', ('inc_fast_insns',)),
-    ('flips', ('flip_insns', 'flip_sync_rounds', 'flip_ipis')),
+    ('flips', ('flip_insns', 'flip_insns_per_site', 'flip_sync_rounds',
+               'flip_ipis')),
     ('int3', ('int3_insns', 'int3_trap_insns', 'int3_handler_insns')),
     ('table/init', ('entry_bytes', 'table_bytes', 'table_entries',
+                    'table_keys',
                     'short_site_share', 'short_sites', 'long_sites',
                     'init_insns', 'init_insns_per_entry')),
     ('tick', ('timer_tick_insns',)),
@@ -187,7 +207,7 @@ GROUPS = (
         'user_schedstats_flip_insns', 'boot_first_user_insns')),
 ) + bench_footprint.GROUPS + bench_static_call.GROUPS
 GROUPS += bench_module_load.GROUPS
-COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'n': 'n'}
+COLUMN_OF_RUN = {'y': 'y', 'y-smp': 'y', 'y-table': 'y', 'n': 'n'}
 
 FLIP_SITES = (1, 4, 56, 256, 1024)
 BENCH_RE = re.compile(r'BENCH (\{.*\})\s*$')
@@ -719,8 +739,17 @@ def write_data_file(path, series, comment):
                for value in modes.values())
 
 
+FLIP_PANEL_X = ('set xlabel "sites per key"', 'set xtics (1, 4, 56, 256, 1024)',
+                'set xrange [0.7:1500]')
+# The per-site and per-entry panels run to the generated table's size.
+PER_SITE_PANEL_X = ('set xtics (1, 4, 56, 256, 1024, 40000)',
+                    'set xrange [0.7:60000]')
+INIT_PANEL_X = ('set xtics autofreq', 'set xrange [1000:100000]')
+
+
 def plot_panels(records, out, report):
-    """Writes the data files; returns the panels that have data."""
+    """Writes the data files; returns the panels that have data: (data
+    file, y label, title, x settings, plot command)."""
     panels = []
     specs = (('flip_insns', ('y',), 'instructions per flip',
               'flip cost (QEMU icount)'),
@@ -734,10 +763,97 @@ def plot_panels(records, out, report):
             continue
         if write_data_file(data, series, comment):
             panels.append((data.name, ylabel,
-                           f'{title}, {fmt_cpus(cpus)}, CONFIG_JUMP_LABEL=y'))
+                           f'{title}, {fmt_cpus(cpus)}, CONFIG_JUMP_LABEL=y',
+                           FLIP_PANEL_X,
+                           f"plot '{data.name}' using 1:2 with linespoints "
+                           "title 'batched', '' using 1:3 with linespoints "
+                           "title 'unbatched'"))
         else:
             report.warn(f'{name} ({config}) is never above 0: left out of '
                         'the log-scale plot')
+    panels += large_panels(records, out)
+    return panels
+
+
+def per_site_points(records):
+    """{sites: (ours, Linux)} instructions per site of one batch: ours a
+    key of N sites (y) and every generated key in one queued batch
+    (y-table), Linux's bench_jl.ko key of N sites (config linux, kept
+    from the last make bench-linux)."""
+    points = {}
+    for record in records:
+        values, flags = split_params(record['params'])
+        sites = int_or_zero(values.get('sites', '0'))
+        ours = linux = None
+        if (record['config'] == 'y' and record['name'] == 'flip_insns'
+                and 'batched' in flags and sites):
+            ours = record['value'] / sites
+        elif (record['config'] == 'y-table'
+              and record['name'] == 'flip_insns_per_site'
+              and 'enable' in flags):
+            ours = record['value']
+        elif (record['config'] == 'linux'
+              and record['name'] == 'flip_insns_per_site'):
+            linux = record['value']
+        if sites and (ours or linux):
+            old = points.get(sites, (None, None))
+            points[sites] = (ours or old[0], linux or old[1])
+    return points
+
+
+def init_points(records):
+    """{entries: init_insns_per_entry} of y and y-table."""
+    points = {}
+    entries = {record['config']: record['value'] for record in records
+               if record['name'] == 'table_entries'
+               and record['params'] == '' and record['config'] == 'y'}
+    for record in records:
+        if record['name'] != 'init_insns_per_entry':
+            continue
+        values = split_params(record['params'])[0]
+        n = int_or_zero(values.get('entries', '0')) or \
+            int(entries.get(record['config'], 0))
+        if record['config'] in ('y', 'y-table') and n:
+            points[n] = record['value']
+    return points
+
+
+def large_panels(records, out):
+    """The panels to the generated table's size: a flip's instructions per
+    site against the sites in its batch, ours beside Linux's; boot's
+    instructions per table entry against the entries."""
+    def cell(value):
+        return 'NaN' if value is None or value <= 0 else f'{value:g}'
+
+    panels = []
+    points = per_site_points(records)
+    if points:
+        data = out / 'flip_per_site_n.dat'
+        data.write_text('# sites ours_y linux_6.1 (instructions per site, '
+                        'one batch)\n' + ''.join(
+                            f'{n} {cell(o)} {cell(li)}\n'
+                            for n, (o, li) in sorted(points.items())),
+                        encoding='utf-8')
+        panels.append((data.name, 'instructions per site',
+                       'a flip per site against the sites of its batch '
+                       '(QEMU icount, 1 CPU)',
+                       ('set xlabel "sites in the batch (40,000: every '
+                        'generated key, one queued batch)"',)
+                       + PER_SITE_PANEL_X,
+                       f"plot '{data.name}' using 1:2 with linespoints "
+                       "title 'this kernel (y, y-table)', '' using 1:3 with "
+                       "linespoints title 'Linux 6.1 (Debian, module key)'"))
+    points = init_points(records)
+    if points:
+        data = out / 'init_per_entry.dat'
+        data.write_text('# entries init_insns_per_entry\n' + ''.join(
+            f'{n} {cell(v)}\n' for n, v in sorted(points.items())),
+            encoding='utf-8')
+        panels.append((data.name, 'instructions per entry',
+                       'jump_label_init() per table entry',
+                       ('set xlabel "jump table entries"',) + INIT_PANEL_X,
+                       f"plot '{data.name}' using 1:2 with linespoints "
+                       "title 'this kernel (y, y-table)'"))
     return panels
 
 
@@ -756,14 +872,10 @@ def gnuplot_script(panels, terminal, image):
              f"set output '{image}'",
              "set datafile missing 'NaN'",
              'set logscale xy', 'set grid', 'set key top left',
-             'set xlabel "sites per key"',
-             'set xtics (1, 4, 56, 256, 1024)',
-             'set xrange [0.7:1500]',
              f'set multiplot layout 1,{len(panels)}']
-    for data, ylabel, title in panels:
-        lines += [f'set title "{title}"', f'set ylabel "{ylabel}"',
-                  f"plot '{data}' using 1:2 with linespoints title 'batched', "
-                  f"'' using 1:3 with linespoints title 'unbatched'"]
+    for _, ylabel, title, xsettings, plot in panels:
+        lines += list(xsettings)
+        lines += [f'set title "{title}"', f'set ylabel "{ylabel}"', plot]
     lines.append('unset multiplot')
     return '\n'.join(lines) + '\n'
 
@@ -866,6 +978,18 @@ def collect(runs, args, out, report):
     return records
 
 
+def linux_records_of(results):
+    """The Linux column of the last make bench-linux (config linux, in
+    results.json), kept for the plot and the README table; bench_linux.py
+    replaces it when it runs."""
+    try:
+        old = json.loads(results.read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        return []
+    return [record for record in old if isinstance(record, dict)
+            and record.get('config') == 'linux']
+
+
 def main(argv=None):
     sys.stdout.reconfigure(line_buffering=True, errors='replace')
     args = build_arg_parser().parse_args(argv)
@@ -881,6 +1005,7 @@ def main(argv=None):
     check_required(records, runs, report)
     check_plausible(records, report)
     results = out / 'results.json'
+    records += linux_records_of(results)
     results.write_text(json.dumps(records, indent=1) + '\n', encoding='utf-8')
     print_table(records)
     print_summary(records)

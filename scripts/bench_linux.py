@@ -30,6 +30,9 @@ Figures (config linux):
     flip_insns                      bench_jl.ko, a key of N sites (params
                                     sites=N,module): enable + disable, /2
     flip_insns_per_site             the same / N
+    linux_table_entries             the entries of its __jump_table (the
+                                    vmlinux's section, 16 bytes each, or
+                                    the kallsyms bounds), and table_bytes
     boot_first_user_insns           rdtsc at benchinit's entry point
 
 make stress-linux (bench_linux.py --stress): Linux on 4 vCPUs without
@@ -226,7 +229,8 @@ def jump_table_keys(addr, table):
     entries of relative s32 code, s32 target, s64 key (flags in its low 2
     bits), so that any consistent addresses (link-time) work."""
     keys = {}
-    for off in range(0, len(table) - len(table) % 16, 16):
+    for off in range(0, len(table) - len(table) % LINUX_ENTRY_SIZE,
+                     LINUX_ENTRY_SIZE):
         rel, = struct.unpack_from('<q', table, off + 8)
         key = (addr + off + 8 + rel) & ~3 & (2**64 - 1)
         keys[key] = keys.get(key, 0) + 1
@@ -234,6 +238,28 @@ def jump_table_keys(addr, table):
 
 
 KALLSYMS_NEEDED = ('_text', '__start___jump_table', '__stop___jump_table')
+
+
+LINUX_ENTRY_SIZE = 16
+
+
+def table_entries(vmlinuz_bytes, kallsyms):
+    """The entries of Linux's __jump_table: its section in the vmlinux
+    decompressed from vmlinuz, else the bytes between the
+    __start/__stop___jump_table addresses of /proc/kallsyms."""
+    elf = decompress_payload(bzimage_payload(vmlinuz_bytes))
+    for name, _, data in elf_sections(elf):
+        if name == '__jump_table' and data:
+            return len(data) // LINUX_ENTRY_SIZE
+    missing = [s for s in KALLSYMS_NEEDED[1:] if s not in kallsyms]
+    if missing:
+        raise ValueError(f'no __jump_table section, and /proc/kallsyms gave '
+                         f'no {", ".join(missing)}')
+    size = kallsyms['__stop___jump_table'] - kallsyms['__start___jump_table']
+    if size < 0 or size % LINUX_ENTRY_SIZE:
+        raise ValueError(f'__jump_table of {size} bytes is not a whole '
+                         f'number of {LINUX_ENTRY_SIZE}-byte entries')
+    return size // LINUX_ENTRY_SIZE
 
 
 def key_sites(vmlinuz_bytes, kallsyms, name):
@@ -430,6 +456,12 @@ def linux_records(parsed, sites=None, config='linux'):
     return out
 
 
+def table_records(entries):
+    """linux_table_entries and its bytes, 16 an entry (Linux x86-64)."""
+    return [record('linux_table_entries', '', entries, 'entries'),
+            record('table_bytes', '', entries * LINUX_ENTRY_SIZE, 'bytes')]
+
+
 # ---------------------------------------------------------------------------
 # The table: ours (y) against Linux
 # ---------------------------------------------------------------------------
@@ -511,6 +543,16 @@ def table_rows(linux, ours, sites, module_why):
     rows.append(('boot to first user instruction',
                  our_user('boot_first_user_insns'),
                  lin('boot_first_user_insns', '')))
+    rows.append(('jump table entries (ours: y)',
+                 our_user('table_entries', ''),
+                 lin('linux_table_entries', '')))
+    rows.append(('jump table bytes (ours: y; 12 an entry, Linux 16)',
+                 our_user('table_bytes', ''), lin('table_bytes', '')))
+    big = next((r for r in ours if r['config'] == 'y-table' and
+                r['name'] == 'table_entries'), None)
+    if big:
+        rows.append((f'jump table entries (ours: y-table, {big["params"]})',
+                     big['value'], lin('linux_table_entries', '')))
     return rows
 
 
@@ -733,23 +775,30 @@ def bench(args, out):
     parsed = parse_bench_lines(lines)
     kallsyms = {v['name']: int(v['addr'], 16)
                 for v in parsed.lines.get('kallsyms', [])}
+    entries = None
     if kernel:
         try:
             sites = key_sites(kernel.vmlinuz.read_bytes(), kallsyms,
                               SCHEDSTATS_KEY)
         except (OSError, ValueError, lzma.LZMAError) as exc:
             print(f'linux: cannot count {SCHEDSTATS_KEY} sites: {exc}')
+        try:
+            entries = table_entries(kernel.vmlinuz.read_bytes(), kallsyms)
+        except (OSError, ValueError, lzma.LZMAError) as exc:
+            print(f'linux: cannot count its jump table: {exc}')
     if not parsed.lines:
         print(f'linux: failed: the kernel printed no bench line, see {log}')
         return EXIT_FAILED
     linux = linux_records(parsed, sites)
+    if entries is not None:
+        linux += table_records(entries)
     for err in parsed.errors:
         print(f'linux: error: {err}')
     if not parsed.done:
         print(f'linux: partial output (no "bench: done"): figures marked '
               f'partial, see {log}')
     records = merge_results(out / 'results.json', linux)
-    ours = [r for r in records if r.get('config') == 'y']
+    ours = [r for r in records if r.get('config') in ('y', 'y-table')]
     print(f'Linux {kernel.version if kernel else "?"} (Debian) beside this '
           'kernel, same QEMU flags, 1 CPU, -icount shift=0:')
     print_table(table_rows(linux, ours, sites, why))
