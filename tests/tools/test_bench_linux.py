@@ -356,6 +356,30 @@ class ImageTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, '__stop___jump_table'):
             bl.key_sites(vmlinuz, syms, 'key_a')
 
+    def test_table_entries(self):
+        """Linux 6.1 keeps __jump_table inside .data: counted between the
+        kallsyms bounds (slid), or from a section of its own."""
+        elf, start, stop, _, _ = self.image()
+        vmlinuz = fake_bzimage(lzma.compress(elf, format=lzma.FORMAT_XZ))
+        slide = 0x200000
+        syms = {'_text': self.TEXT + slide,
+                '__start___jump_table': start + slide,
+                '__stop___jump_table': stop + slide}
+        self.assertEqual(bl.table_entries(vmlinuz, syms), 4)
+        self.assertEqual(
+            [(r['name'], r['value']) for r in bl.table_records(4)],
+            [('linux_table_entries', 4), ('table_bytes', 64)])
+        syms['__stop___jump_table'] += 8
+        with self.assertRaisesRegex(ValueError, 'whole number'):
+            bl.table_entries(vmlinuz, syms)
+        del syms['__stop___jump_table']
+        with self.assertRaisesRegex(ValueError, '__stop___jump_table'):
+            bl.table_entries(vmlinuz, syms)
+        own = fake_elf([('.text', self.TEXT, b'\x90' * 32),
+                        ('__jump_table', self.DATA, bytes(16 * 5))])
+        self.assertEqual(bl.table_entries(
+            fake_bzimage(lzma.compress(own, format=lzma.FORMAT_XZ)), {}), 5)
+
     def test_bad_images(self):
         with self.assertRaisesRegex(ValueError, 'not a bzImage'):
             bl.bzimage_payload(b'\0' * 1024)
