@@ -41,11 +41,6 @@ int param_set_loglevel(const char *val, const struct kernel_param *kp)
 }
 core_param_cb("loglevel", param_set_loglevel, console_loglevel);
 
-void console_loglevel_set(int level)
-{
-	console_loglevel = level;
-}
-
 /* An oops or a panic is printed whatever loglevel= said. */
 void console_verbose(void)
 {
@@ -221,14 +216,3 @@ int printk(const char *fmt, ...)
 	return ret;
 }
 EXPORT_SYMBOL(printk);
-
-/* "prefix: 00 01 02 ..." sixteen bytes a line. */
-void print_hex_dump_bytes(const char *prefix, const void *buf, size_t len)
-{
-	const u8 *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i += 16)
-		printk(KERN_INFO "%s%*ph\n", prefix, (int)min_t(size_t, 16, len - i),
-		       p + i);
-}

@@ -238,14 +238,13 @@ struct module *find_module(const char *name);
 /*
  * A hook run for every module that goes, after its exit or its failed
  * init and before its memory is freed, without module_mutex held: fn
- * drops what points into mod. fn may not add or remove a hook.
+ * drops what points into mod. Hooks stay for good; fn may not add one.
  */
 struct module_going_hook {
 	void (*fn)(struct module *mod);
 	struct list_head list;
 };
 void module_going_hook_add(struct module_going_hook *hook);
-void module_going_hook_del(struct module_going_hook *hook);
 /* The loader's: runs every hook for mod. */
 void module_going_hooks_run(struct module *mod);
 
@@ -362,9 +361,6 @@ struct module_going_hook {
 	struct list_head list;
 };
 static inline void module_going_hook_add(struct module_going_hook *hook)
-{
-}
-static inline void module_going_hook_del(struct module_going_hook *hook)
 {
 }
 #endif /* CONFIG_MODULES */

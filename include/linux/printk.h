@@ -29,7 +29,6 @@
 
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list args) __printf(1, 0);
-void console_loglevel_set(int level);
 void console_verbose(void);
 struct kernel_param;
 int param_set_loglevel(const char *val, const struct kernel_param *kp);
@@ -47,7 +46,5 @@ size_t printk_log_read(u64 *pos, char *buf, size_t size);
 #define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_debug(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
-
-void print_hex_dump_bytes(const char *prefix, const void *buf, size_t len);
 
 #endif /* _LINUX_PRINTK_H */

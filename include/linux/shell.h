@@ -135,7 +135,6 @@ int shell_run_line(char *line);
  */
 void shell_session_line(void);
 void shell_session_status(int argc, char **argv, int status);
-bool shell_session_failed(void);
 void __noreturn shell_session_end(void);
 extern int shell_last_status;
 /* Completion for the editor's current word (writes a list if ambiguous). */

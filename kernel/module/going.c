@@ -18,13 +18,6 @@ void module_going_hook_add(struct module_going_hook *hook)
 	mutex_unlock(&module_going_mutex);
 }
 
-void module_going_hook_del(struct module_going_hook *hook)
-{
-	mutex_lock(&module_going_mutex);
-	list_del_init(&hook->list);
-	mutex_unlock(&module_going_mutex);
-}
-
 void module_going_hooks_run(struct module *mod)
 {
 	struct module_going_hook *hook;

@@ -60,11 +60,6 @@ void shell_session_status(int argc, char **argv, int status)
 	}
 }
 
-bool shell_session_failed(void)
-{
-	return session.failed;
-}
-
 void shell_session_end(void)
 {
 	shell_printf("\nshell: end of input after %u lines, %u commands, ",

@@ -51,10 +51,13 @@ long __static_call_return0(void)
 }
 EXPORT_SYMBOL_GPL(__static_call_return0);
 
+/* Without CONFIG_STATIC_CALL only: a NULL call's trampoline returns. */
+#ifndef CONFIG_STATIC_CALL
 void __static_call_nop(void)
 {
 }
 EXPORT_SYMBOL_GPL(__static_call_nop);
+#endif
 
 static void *sc_site_addr(const struct static_call_site *s)
 {
