@@ -361,6 +361,26 @@ static void cht_test_callbacks(struct kunit *test)
 						NULL), -EINVAL);
 }
 
+/* _nocalls installs the callbacks without running startup now. */
+static void cht_test_callbacks_nocalls(struct kunit *test)
+{
+	int st;
+
+	memset(&cht_cb, 0, sizeof(cht_cb));
+	st = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "test:cht_nocalls",
+				       cht_startup, cht_teardown);
+	KUNIT_ASSERT_GE(test, st, (int)CPUHP_AP_ONLINE_DYN);
+	KUNIT_EXPECT_EQ(test, cht_cb.up, 0UL);
+	KUNIT_EXPECT_EQ(test, cht_cb.down, 0UL);
+	/* Hotplug calls them from now on. */
+	KUNIT_ASSERT_EQ(test, remove_cpu(CHT_CPU), 0);
+	KUNIT_EXPECT_EQ(test, cht_cb.down, 1UL << CHT_CPU);
+	KUNIT_ASSERT_EQ(test, add_cpu(CHT_CPU), 0);
+	KUNIT_EXPECT_EQ(test, cht_cb.up, 1UL << CHT_CPU);
+	cpuhp_remove_state(st);
+	static_branch_disable(&cht_cb_key);
+}
+
 /* Long enough that the dec is still pending when the CPU goes. */
 static DEFINE_STATIC_KEY_DEFERRED_FALSE(cht_deferred, 2 * HZ);
 
@@ -704,6 +724,7 @@ static struct kunit_case cht_cases[] = {
 	KUNIT_CASE(cht_test_timers_move),
 	KUNIT_CASE(cht_test_flip_offline),
 	KUNIT_CASE(cht_test_callbacks),
+	KUNIT_CASE(cht_test_callbacks_nocalls),
 	KUNIT_CASE(cht_test_deferred_key),
 	KUNIT_CASE(cht_test_stress),
 	KUNIT_CASE(cht_test_alone_keys),

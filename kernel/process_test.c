@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace.h>
+#include <asm/user_pgtable.h>
 #include <fixtures/mem_snapshot.h>
 #include <kunit/test.h>
 
@@ -55,13 +56,17 @@ static void ust_run_hello(struct kunit *test, void *unused)
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/hello", "x"), 3 << 8);
 }
 
-/* Exit status 3 as wait4 encodes it; nothing leaked. */
+/*
+ * Exit status 3 as wait4 encodes it; nothing leaked, and with no process
+ * left no frame of a user half (its pages and page tables) is either.
+ */
 static void ust_hello(struct kunit *test)
 {
 	KUNIT_ASSERT_NOT_NULL(test, exec_find("/bin/hello"));
 	run(test, "/bin/hello", "warm-up");
 	kunit_expect_no_leak(test, ust_run_hello, NULL, ust_settle);
 	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+	KUNIT_EXPECT_EQ(test, nr_user_frames(), 0UL);
 }
 
 static void ust_syscalls(struct kunit *test)

@@ -515,6 +515,70 @@ static void sched_test_wait_event_completion(struct kunit *test)
 	kthread_stop(t);
 }
 
+/* Two waiters of one completion, for complete_all(). */
+struct st_all {
+	struct completion go;
+	atomic_t through;
+};
+
+static int st_all_fn(void *arg)
+{
+	struct st_all *s = arg;
+
+	wait_for_completion(&s->go);
+	atomic_inc(&s->through);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/*
+ * complete_all() lets every waiter through, and every later wait, until
+ * reinit_completion().
+ */
+static void sched_test_complete_all(struct kunit *test)
+{
+	struct st_all s = { .through = ATOMIC_INIT(0) };
+	struct task_struct *t[2];
+	unsigned long until;
+	int i;
+
+	if (!tick_enabled())
+		kunit_skip(test, "needs the tick (tick=off)");
+	init_completion(&s.go);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i] = kthread_run(st_all_fn, &s, "st_all/%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+	}
+	msleep(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.through), 0);
+	complete_all(&s.go);
+	until = jiffies + 2 * HZ;
+	while (atomic_read(&s.through) < 2 && time_before(jiffies, until))
+		msleep(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.through), 2);
+	KUNIT_EXPECT_TRUE(test, completion_done(&s.go));
+	wait_for_completion(&s.go); /* at once */
+	KUNIT_EXPECT_TRUE(test, completion_done(&s.go));
+	reinit_completion(&s.go);
+	KUNIT_EXPECT_FALSE(test, completion_done(&s.go));
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		kthread_stop(t[i]);
+}
+
+/* get_task_struct() takes a reference of the struct, put_task_struct() drops
+ * it. */
+static void sched_test_task_struct_ref(struct kunit *test)
+{
+	int usage = atomic_read(&current->usage);
+
+	KUNIT_ASSERT_GT(test, usage, 0);
+	get_task_struct(current);
+	KUNIT_EXPECT_EQ(test, atomic_read(&current->usage), usage + 1);
+	put_task_struct(current);
+	KUNIT_EXPECT_EQ(test, atomic_read(&current->usage), usage);
+}
+
 /* A timeout that expires returns 0, no sooner than asked; msleep sleeps. */
 static void sched_test_timeouts(struct kunit *test)
 {
@@ -555,6 +619,8 @@ static struct kunit_case sched_test_cases[] = {
 	KUNIT_CASE(sched_test_no_stack_leak),
 	KUNIT_CASE(sched_test_wait_event_completion),
 	KUNIT_CASE(sched_test_timeouts),
+	KUNIT_CASE(sched_test_complete_all),
+	KUNIT_CASE(sched_test_task_struct_ref),
 	{}
 };
 

@@ -45,6 +45,7 @@ void get_task_struct(struct task_struct *t)
 {
 	atomic_inc(&t->usage);
 }
+EXPORT_SYMBOL_GPL(get_task_struct);
 
 void put_task_struct(struct task_struct *t)
 {
@@ -54,6 +55,7 @@ void put_task_struct(struct task_struct *t)
 		kfree(t);
 	}
 }
+EXPORT_SYMBOL_GPL(put_task_struct);
 
 /*
  * Frees a dead task's stack once it is switched out; whoever calls first

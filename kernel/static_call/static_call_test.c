@@ -381,6 +381,24 @@ static void sct_test_console(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shell_capture("calls no_such_*"), -ENOENT);
 }
 
+/*
+ * static_call_text_reserved(), which a patcher of other text asks first:
+ * every byte of a call site is reserved, a function without one is not.
+ */
+static void sct_test_text_reserved(struct kunit *test)
+{
+	char *site = static_call_site_addr(&STATIC_CALL_KEY(sct_add), 0);
+	char *plain = (char *)sct_add1;
+
+	KUNIT_EXPECT_EQ(test, static_call_text_reserved(plain, plain + 1), 0);
+	if (!IS_ENABLED(CONFIG_STATIC_CALL))
+		return; /* no sites */
+	KUNIT_ASSERT_NOT_NULL(test, site);
+	KUNIT_EXPECT_EQ(test, static_call_text_reserved(site, site + 1), 1);
+	KUNIT_EXPECT_EQ(test, static_call_text_reserved(site + 4, site + 5), 1);
+	KUNIT_EXPECT_EQ(test, static_call_text_reserved(site - 8, site + 8), 1);
+}
+
 static struct kunit_case sct_cases[] = {
 	KUNIT_CASE(sct_test_direct),
 	KUNIT_CASE(sct_test_trampoline),
@@ -393,6 +411,7 @@ static struct kunit_case sct_cases[] = {
 	KUNIT_CASE(sct_test_bad_site),
 	KUNIT_CASE(sct_test_table),
 	KUNIT_CASE(sct_test_console),
+	KUNIT_CASE(sct_test_text_reserved),
 	{}
 };
 

@@ -229,6 +229,28 @@ static void rbt_test_refusals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.read, 1);
 }
 
+/* ring_buffer_write(): a record copied in whole; refused while disabled. */
+static void rbt_test_write_copy(struct kunit *test)
+{
+	struct trace_buffer *b = rbt_alloc(test, 2 * PAGE_SIZE);
+	unsigned int cpu = smp_processor_id(), len = rbt_len(5);
+	u8 rec[RING_BUFFER_MAX_EVENT], buf[RING_BUFFER_MAX_EVENT];
+
+	rbt_fill(rec, len, 3, 5);
+	KUNIT_EXPECT_EQ(test, ring_buffer_write(b, len, rec), 0);
+	ring_buffer_record_disable(b);
+	KUNIT_EXPECT_EQ(test, ring_buffer_write(b, len, rec), -EBUSY);
+	ring_buffer_record_enable(b);
+	KUNIT_EXPECT_EQ(
+		test, ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL, NULL),
+		len);
+	KUNIT_EXPECT_TRUE(test, rbt_whole(buf, len, cpu));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, rec, len), 0);
+	KUNIT_EXPECT_EQ(
+		test, ring_buffer_consume(b, cpu, buf, sizeof(buf), NULL, NULL),
+		0);
+}
+
 /* The load: a writer thread per CPU, interrupts writing as well. */
 struct rbt_load {
 	struct trace_buffer *b;
@@ -368,6 +390,7 @@ static struct kunit_case rbt_cases[] = { KUNIT_CASE(rbt_test_write_read),
 					 KUNIT_CASE(rbt_test_overwrite_oldest),
 					 KUNIT_CASE(rbt_test_reader_lapped),
 					 KUNIT_CASE(rbt_test_refusals),
+					 KUNIT_CASE(rbt_test_write_copy),
 					 KUNIT_CASE(rbt_test_load_all_cpus),
 					 {} };
 

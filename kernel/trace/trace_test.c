@@ -546,6 +546,36 @@ static void tet_test_console_trace_ends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tet_sink_fired, 200);
 }
 
+/*
+ * tracing_off() stops recording (events stay enabled), tracing_on()
+ * resumes it, tracing_is_on() says which; trace_dump() prints what was
+ * recorded on the console, as Linux's ftrace_dump() does.
+ */
+static void tet_test_tracing_off(struct kunit *test)
+{
+	char *line = kunit_kzalloc(test, TET_LINE, GFP_KERNEL);
+	u64 log;
+
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	KUNIT_ASSERT_EQ(test, trace_set_event("trace_test_one", true), 0);
+	trace_clear();
+	KUNIT_EXPECT_TRUE(test, tracing_is_on());
+	tracing_off();
+	KUNIT_EXPECT_FALSE(test, tracing_is_on());
+	tet_fire_one_a(4101);
+	tracing_on();
+	KUNIT_EXPECT_TRUE(test, tracing_is_on());
+	KUNIT_EXPECT_FALSE(test, tet_find_line(line, "v=4101"));
+	tet_fire_one_a(4102);
+	log = printk_log_end();
+	trace_dump();
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(log, "# tracer: nop"));
+	KUNIT_EXPECT_TRUE(test,
+			  printk_log_contains(log, "trace_test_one: v=4102"));
+	/* The dump consumed it. */
+	KUNIT_EXPECT_FALSE(test, tet_find_line(line, "v=4102"));
+}
+
 static struct kunit_case tet_cases[] = {
 	KUNIT_CASE(tet_test_enable_patches_its_sites),
 	KUNIT_CASE(tet_test_names),
@@ -555,6 +585,7 @@ static struct kunit_case tet_cases[] = {
 	KUNIT_CASE(tet_test_kernel_events),
 	KUNIT_CASE(tet_test_module_events),
 	KUNIT_CASE(tet_test_console_trace_ends),
+	KUNIT_CASE(tet_test_tracing_off),
 	{}
 };
 

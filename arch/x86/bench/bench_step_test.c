@@ -92,8 +92,56 @@ static void bst_test_static_site(struct kunit *test)
 	}
 }
 
+/* What the per-key and per-function walks of the last session found. */
+struct bst_seen {
+	u64 key_hits;
+	bool body_seen;
+	struct bench_step_counts body;
+};
+
+static void bst_seen_key(struct static_key *key, u64 hits, void *priv)
+{
+	struct bst_seen *seen = priv;
+
+	if (key == &bst_key.key)
+		seen->key_hits = hits;
+}
+
+static void bst_seen_func(const struct bench_step_func *f, void *priv)
+{
+	struct bst_seen *seen = priv;
+
+	if (f->start == (unsigned long)bst_body) {
+		seen->body_seen = true;
+		seen->body = f->c;
+	}
+}
+
+/*
+ * bench_step_funcs(): bst_body's own counts, the calls of the session
+ * summed (its two branches and a return a call, the jz the only
+ * conditional one); bench_step_keys(): the site of bst_key ran once a
+ * call (CONFIG_JUMP_LABEL).
+ */
+static void bst_test_keys_and_funcs(struct kunit *test)
+{
+	struct bst_seen seen = { 0 };
+
+	bst_count(bst_body, 10);
+	bench_step_funcs(bst_seen_func, &seen);
+	KUNIT_ASSERT_TRUE(test, seen.body_seen);
+	KUNIT_EXPECT_GE(test, seen.body.insns, 10 * 9);
+	KUNIT_EXPECT_EQ(test, seen.body.branches, 10 * 3);
+	KUNIT_EXPECT_EQ(test, seen.body.cond_branches, 10 * 1);
+	bst_count(bst_site, 10);
+	bench_step_keys(bst_seen_key, &seen);
+	KUNIT_EXPECT_EQ(test, seen.key_hits,
+			IS_ENABLED(CONFIG_JUMP_LABEL) ? 10 : 0);
+}
+
 static struct kunit_case bst_cases[] = { KUNIT_CASE(bst_test_known_body),
 					 KUNIT_CASE(bst_test_static_site),
+					 KUNIT_CASE(bst_test_keys_and_funcs),
 					 {} };
 
 static struct kunit_suite bst_suite = {

@@ -164,6 +164,7 @@ static void btt_test_known_body(struct kunit *test)
 static void btt_test_overflow(struct kunit *test)
 {
 	size_t len;
+	u64 log;
 
 	KUNIT_ASSERT_EQ(test, bench_trace_start(8), 0);
 	preempt_disable();
@@ -175,6 +176,16 @@ static void btt_test_overflow(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, bench_trace_bytes(&len));
 	KUNIT_EXPECT_EQ(test, len, 8);
 	KUNIT_EXPECT_TRUE(test, bench_trace_overflowed());
+	/* The dump says so and gives no data. */
+	log = printk_log_end();
+	bench_trace_dump("btt_overflow");
+	KUNIT_EXPECT_TRUE(
+		test,
+		printk_log_contains(log, "FOOTPRINT begin {\"name\": "
+					 "\"btt_overflow\", \"bytes\": 0,"));
+	KUNIT_EXPECT_TRUE(test, printk_log_contains(log, "\"overflow\": 1}"));
+	KUNIT_EXPECT_TRUE(
+		test, printk_log_contains(log, "FOOTPRINT end btt_overflow"));
 	bench_trace_free();
 	KUNIT_EXPECT_NULL(test, bench_trace_bytes(&len));
 	KUNIT_EXPECT_EQ(test, len, 0);

@@ -22,6 +22,7 @@
 #include <asm/processor.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
+#include <asm/traps.h>
 #include <asm/tsc.h>
 #include <fixtures/static_key_sites.h>
 #include <kunit/test.h>
@@ -240,6 +241,56 @@ static void tpt_emul_flip(struct kunit *test, bool enable)
 	}
 	for (i = 0; i < ARRAY_SIZE(tpt_emul_fns); i++)
 		KUNIT_EXPECT_EQ(test, tpt_emul_fns[i](), enable);
+}
+
+/* An int3 of its own, which only this suite's hooks claim. */
+extern const char tpt_int3_ip[];
+
+static noinline void tpt_int3(void)
+{
+	asm volatile(".globl tpt_int3_ip\n\t"
+		     "int3\n"
+		     "tpt_int3_ip:" ::: "memory");
+}
+
+static unsigned int tpt_hook_hits[2];
+
+static bool tpt_hook_first(struct pt_regs *regs)
+{
+	if (regs->ip != (unsigned long)tpt_int3_ip)
+		return false;
+	tpt_hook_hits[0]++;
+	return true;
+}
+
+static bool tpt_hook_second(struct pt_regs *regs)
+{
+	if (regs->ip != (unsigned long)tpt_int3_ip)
+		return false;
+	tpt_hook_hits[1]++;
+	return true;
+}
+
+/*
+ * The int3 hooks: the last registered is asked first, and one that claims
+ * the trap ends the walk; an unregistered hook is asked no more.
+ */
+static void tpt_test_int3_hooks(struct kunit *test)
+{
+	static struct int3_hook first = { .handler = tpt_hook_first };
+	static struct int3_hook second = { .handler = tpt_hook_second };
+
+	memset(tpt_hook_hits, 0, sizeof(tpt_hook_hits));
+	register_int3_hook(&second);
+	register_int3_hook(&first);
+	tpt_int3();
+	KUNIT_EXPECT_EQ(test, tpt_hook_hits[0], 1);
+	KUNIT_EXPECT_EQ(test, tpt_hook_hits[1], 0);
+	unregister_int3_hook(&first);
+	tpt_int3();
+	KUNIT_EXPECT_EQ(test, tpt_hook_hits[0], 1);
+	KUNIT_EXPECT_EQ(test, tpt_hook_hits[1], 1);
+	unregister_int3_hook(&second);
 }
 
 static void tpt_test_int3_emulation(struct kunit *test)
@@ -591,6 +642,7 @@ static void tpt_test_finish_nx(struct kunit *test)
 static struct kunit_case tpt_cases[] = {
 	KUNIT_CASE(tpt_test_text_lock),
 	KUNIT_CASE(tpt_test_int3_emulation),
+	KUNIT_CASE(tpt_test_int3_hooks),
 	KUNIT_CASE(tpt_test_big_batched),
 	KUNIT_CASE(tpt_test_56_unbatched),
 	KUNIT_CASE(tpt_test_alloc_failure),

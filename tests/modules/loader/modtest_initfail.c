@@ -13,7 +13,7 @@ EXPORT_SYMBOL(modtest_initfail_export);
 
 static int __init modtest_initfail_init(void)
 {
-	modtest_value("modtest_initfail", 1);
+	modtest_value("modtest_initfail", modtest_initfail_export(1));
 	return -ENODEV;
 }
 
