@@ -711,6 +711,7 @@ buildcheck: $(O)/include/generated/autoconf.h
 	$(Q)$(PYTHON) scripts/check_build_expectations.py $(CC) $(KBUILD_CPPFLAGS) \
 		$(KBUILD_CFLAGS) -- $(sort $(wildcard tests/build/*.c))
 	$(Q)$(PYTHON) scripts/check_old_api.py
+	$(Q)$(PYTHON) scripts/check_callers.py --build build/test-default
 
 test: deps buildcheck
 	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
