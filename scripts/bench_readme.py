@@ -35,7 +35,8 @@ SITES = (1, 4, 56, 256, 1024)
 @dataclass
 class Row:
     """label; record name; params per config (None: no such figure);
-    per_site divides each value by the sites= in its params."""
+    per_site divides each value by the sites= in its params; linux_name
+    names the Linux column's record when it differs."""
     label: str
     name: str
     y: tuple = ('',)
@@ -44,6 +45,7 @@ class Row:
     y_config: str = 'y'
     per_site: bool = False
     prefix: bool = False
+    linux_name: str = None      # the Linux record's name, if not name
 
     def params(self, column):
         return {'y': self.y, 'n': self.n, 'linux': self.linux}[column]
@@ -102,9 +104,28 @@ ROWS = (
         '56 / 1,024', 'int3_handler_insns',
         y=tuple(f'batch={s}' for s in (1, 4, 56, 1024))),
     Row('`entry_bytes`', 'entry_bytes'),
-    Row('`table_entries`: jump entries of the kernel image', 'table_entries'),
+    Row('`table_entries`: jump entries of the kernel image (Linux: '
+        '`linux_table_entries`)', 'table_entries', linux=('',),
+        linux_name='linux_table_entries'),
+    Row('`table_bytes`: the same, bytes', 'table_bytes', linux=('',)),
     Row('`init_insns`: `jump_label_init()`, whole table', 'init_insns'),
     Row('`init_insns_per_entry`', 'init_insns_per_entry'),
+    Row('`table_entries` of the y-table kernel (40,000 '
+        'generated sites over 4,000 keys)', 'table_entries',
+        y=('entries=',), prefix=True, y_config='y-table'),
+    Row('the same, bytes', 'table_bytes', y=('entries=',), prefix=True,
+        y_config='y-table'),
+    Row('`init_insns_per_entry` of the y-table kernel', 'init_insns_per_entry',
+        y=('entries=',), prefix=True, y_config='y-table'),
+    Row('`flip_sync_rounds`: one queued batch enabling all 4,000 keys / '
+        'disabling them (y-table)', 'flip_sync_rounds',
+        y=('keys=4000,sites=40000,queued,enable',
+           'keys=4000,sites=40000,queued,disable'), y_config='y-table'),
+    Row('`flip_insns_per_site`: the same', 'flip_insns_per_site',
+        y=('keys=4000,sites=40000,queued,enable',
+           'keys=4000,sites=40000,queued,disable'), y_config='y-table'),
+    Row('`int3_insns` per hit in that batch of 40,000 sites', 'int3_insns',
+        y=('batch=40000,keys=4000,queued',), y_config='y-table'),
     Row('`short_site_share` (2-byte sites), %: keys of <= 16 sites / all',
         'short_site_share', y=('keys of <= 16 sites', 'all sites')),
     Row('`timer_tick_insns`: one tick, no timer due, 0 / 1,000 timers '
@@ -220,7 +241,9 @@ def lookup(records, row, column, params):
     """(value, params found) or (None, None)."""
     config = row.config(column)
     for r in records:
-        if r.get('config') != config or r.get('name') != row.name:
+        name = row.linux_name if column == 'linux' and row.linux_name \
+            else row.name
+        if r.get('config') != config or r.get('name') != name:
             continue
         have = r.get('params', '')
         words = have.split(',') if have else []
