@@ -572,8 +572,8 @@ static int static_key_def_cmp(const void *a, const void *b)
 
 /*
  * The kernel's key definitions, by address for the module loader's binary
- * search: scripts/jump_label_fixup sorts them in the image, so this is one
- * pass over a few hundred; an image it did not fix is sorted here.
+ * search: scripts/jump_label_fixup sorts them in the image, so this is a
+ * check in one pass; an image it did not fix is sorted here.
  */
 static void __init static_key_defs_sort(void)
 {
