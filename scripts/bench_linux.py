@@ -246,7 +246,8 @@ LINUX_ENTRY_SIZE = 16
 def table_entries(vmlinuz_bytes, kallsyms):
     """The entries of Linux's __jump_table: its section in the vmlinux
     decompressed from vmlinuz, else the bytes between the
-    __start/__stop___jump_table addresses of /proc/kallsyms."""
+    __start/__stop___jump_table addresses of /proc/kallsyms (6.1 folds
+    the table into .rodata)."""
     elf = decompress_payload(bzimage_payload(vmlinuz_bytes))
     for name, _, data in elf_sections(elf):
         if name == '__jump_table' and data:
