@@ -6,12 +6,18 @@
  * always the program's error. mmap puts a mapping at its hint if that
  * range is free, else in the highest free range below USER_MMAP_TOP (a
  * range munmap gave back is found again).
+ *
+ * The threads of a process share its mm: the calls take mm->lock, and
+ * a mapping removed or narrowed is flushed from every CPU that has the
+ * page tables loaded (mm_flush_tlb()) before its frames are freed, so no
+ * thread on another CPU keeps reaching a freed frame through its TLB.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/process.h>
 #include <linux/syscalls.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/user_pgtable.h>
@@ -36,8 +42,40 @@ struct mm_struct *mm_alloc(void)
 		kfree(mm);
 		return NULL;
 	}
+	mutex_init(&mm->lock);
 	mm->mmap_next = USER_MMAP_TOP;
 	return mm;
+}
+
+DECLARE_PER_CPU(struct mm_struct *, cpu_user_mm);
+
+static void mm_flush_this_cpu(void *info)
+{
+	if (this_cpu_read(cpu_user_mm) == info)
+		write_cr3(read_cr3());
+}
+
+/*
+ * The CPUs that have mm loaded now: a CPU that loads it later walks the
+ * page tables as they are after the change (it sets cpu_user_mm before
+ * loading CR3, and the change was written before this look).
+ */
+void mm_flush_tlb(struct mm_struct *mm)
+{
+	struct cpumask mask;
+	unsigned int cpu, me;
+
+	cpumask_clear(&mask);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	preempt_disable();
+	me = smp_processor_id();
+	mm_flush_this_cpu(mm);
+	for_each_online_cpu(cpu)
+		if (cpu != me && READ_ONCE(per_cpu(cpu_user_mm, cpu)) == mm)
+			cpumask_set_cpu(cpu, &mask);
+	preempt_enable();
+	if (cpumask_weight(&mask))
+		smp_call_function_many(&mask, mm_flush_this_cpu, mm, 1);
 }
 
 void mm_free(struct mm_struct *mm)
@@ -60,6 +98,7 @@ struct mm_struct *mm_copy(struct mm_struct *old)
 	mm->brk = old->brk;
 	mm->mmap_next = old->mmap_next;
 	mm->nr_pages = old->nr_pages;
+	mm->hiwater_pages = old->nr_pages;
 	return mm;
 }
 
@@ -79,25 +118,50 @@ int mm_map_anon(struct mm_struct *mm, unsigned long start, unsigned long end,
 		}
 		mm->nr_pages++;
 	}
+	mm->hiwater_pages = max(mm->hiwater_pages, mm->nr_pages);
 	return 0;
 }
 
+#define UNMAP_BATCH 32
+
+/* Flushes the batch's pages from every CPU that has mm, then frees them. */
+static void unmap_batch_free(struct mm_struct *mm, phys_addr_t *batch,
+			     unsigned int n)
+{
+	unsigned int i;
+
+	mm_flush_tlb(mm);
+	for (i = 0; i < n; i++)
+		user_free_frame(batch[i]);
+}
+
 /*
- * Flushes this CPU: the mm is the current one (or not loaded at all).
+ * Unmaps [start, end): a batch of pages at a time is taken out of the
+ * page tables, flushed from every CPU that has mm loaded, then freed.
  * Only mapped pages cost: the user half unmapped takes a few hundred
  * table looks, not a walk of 2^35 pages.
  */
 void mm_unmap(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
+	phys_addr_t batch[UNMAP_BATCH];
+	unsigned int n = 0;
 	unsigned long va;
 
 	for (va = user_next_mapped(mm->pgd, start, end); va < end;
 	     va = user_next_mapped(mm->pgd, va + PAGE_SIZE, end)) {
-		if (user_unmap_page(mm->pgd, va)) {
-			mm->nr_pages--;
-			invlpg(va);
+		phys_addr_t pa = user_clear_page(mm->pgd, va);
+
+		if (!pa)
+			continue;
+		mm->nr_pages--;
+		batch[n++] = pa;
+		if (n == UNMAP_BATCH) {
+			unmap_batch_free(mm, batch, n);
+			n = 0;
 		}
 	}
+	if (n)
+		unmap_batch_free(mm, batch, n);
 }
 
 static bool range_free(struct mm_struct *mm, unsigned long start,
@@ -134,9 +198,8 @@ static bool range_ok(unsigned long addr, unsigned long len)
 	return addr < USER_ADDR_END && len <= USER_ADDR_END - addr;
 }
 
-long sys_brk(unsigned long brk)
+static long __sys_brk(struct mm_struct *mm, unsigned long brk)
 {
-	struct mm_struct *mm = current_process()->mm;
 	unsigned long old = ALIGN(mm->brk, PAGE_SIZE), new;
 
 	if (brk < mm->start_brk || !range_ok(brk, 0) ||
@@ -151,6 +214,17 @@ long sys_brk(unsigned long brk)
 	return brk;
 }
 
+long sys_brk(unsigned long brk)
+{
+	struct mm_struct *mm = current_process()->mm;
+	long ret;
+
+	mutex_lock(&mm->lock);
+	ret = __sys_brk(mm, brk);
+	mutex_unlock(&mm->lock);
+	return ret;
+}
+
 static unsigned int prot_to_uprot(unsigned long prot)
 {
 	return (prot & PROT_READ ? UPROT_READ : 0) |
@@ -158,10 +232,10 @@ static unsigned int prot_to_uprot(unsigned long prot)
 	       (prot & PROT_EXEC ? UPROT_EXEC | UPROT_READ : 0);
 }
 
-long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
-	      unsigned long flags, unsigned long fd, unsigned long off)
+static long __sys_mmap(struct mm_struct *mm, unsigned long addr,
+		       unsigned long len, unsigned long prot,
+		       unsigned long flags)
 {
-	struct mm_struct *mm = current_process()->mm;
 	unsigned long start;
 	int ret;
 
@@ -197,17 +271,33 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	return start;
 }
 
+long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+	      unsigned long flags, unsigned long fd, unsigned long off)
+{
+	struct mm_struct *mm = current_process()->mm;
+	long ret;
+
+	mutex_lock(&mm->lock);
+	ret = __sys_mmap(mm, addr, len, prot, flags);
+	mutex_unlock(&mm->lock);
+	return ret;
+}
+
 long sys_munmap(unsigned long addr, unsigned long len)
 {
+	struct mm_struct *mm = current_process()->mm;
+
 	if ((addr & ~PAGE_MASK) || !len || !range_ok(addr, len))
 		return -EINVAL;
-	mm_unmap(current_process()->mm, addr, addr + ALIGN(len, PAGE_SIZE));
+	mutex_lock(&mm->lock);
+	mm_unmap(mm, addr, addr + ALIGN(len, PAGE_SIZE));
+	mutex_unlock(&mm->lock);
 	return 0;
 }
 
-long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
+static long __sys_mprotect(struct mm_struct *mm, unsigned long addr,
+			   unsigned long len, unsigned long prot)
 {
-	struct mm_struct *mm = current_process()->mm;
 	unsigned long va, end;
 
 	if ((addr & ~PAGE_MASK) || (prot & ~7UL))
@@ -224,7 +314,18 @@ long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 		/* PROT_NONE stays readable: no such page protection here. */
 		user_protect_page(mm->pgd, va,
 				  prot_to_uprot(prot) | UPROT_READ);
-		invlpg(va);
 	}
+	mm_flush_tlb(mm);
 	return 0;
+}
+
+long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
+{
+	struct mm_struct *mm = current_process()->mm;
+	long ret;
+
+	mutex_lock(&mm->lock);
+	ret = __sys_mprotect(mm, addr, len, prot);
+	mutex_unlock(&mm->lock);
+	return ret;
 }

@@ -16,7 +16,6 @@
 #include <linux/syscalls.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
-#include <linux/workqueue.h>
 #include <asm/barrier.h>
 #include <asm/ptrace.h>
 #include <asm/reboot.h>
@@ -33,15 +32,42 @@ static long sys_getppid(void)
 	return READ_ONCE(current_process()->ppid);
 }
 
-static long sys_set_tid_address(unsigned long tidptr)
+static long sys_gettid(void)
 {
-	current_process()->clear_child_tid = tidptr;
-	return current_process()->pid;
+	return current_thread()->tid;
 }
 
+static long sys_set_tid_address(unsigned long tidptr)
+{
+	current_thread()->clear_child_tid = tidptr;
+	return current_thread()->tid;
+}
+
+/* Stored for get_robust_list; the list is not walked at exit. */
 static long sys_set_robust_list(unsigned long head, unsigned long len)
 {
-	return len == 24 ? 0 : -EINVAL;
+	if (len != 24)
+		return -EINVAL;
+	current_thread()->robust_list = head;
+	return 0;
+}
+
+static long sys_get_robust_list(unsigned long tid, unsigned long uhead,
+				unsigned long ulen)
+{
+	unsigned long head, len = 24;
+	struct uthread *t;
+
+	spin_lock_irq(&process_lock);
+	t = tid ? thread_find(NULL, tid) : current_thread();
+	head = t ? t->robust_list : 0;
+	spin_unlock_irq(&process_lock);
+	if (!t)
+		return -ESRCH;
+	if (copy_to_user((void __user *)ulen, &len, sizeof(len)) ||
+	    copy_to_user((void __user *)uhead, &head, sizeof(head)))
+		return -EFAULT;
+	return 0;
 }
 
 #define ARCH_SET_GS 0x1001
@@ -61,7 +87,7 @@ static long sys_arch_prctl(unsigned long code, unsigned long addr)
 		return 0;
 	case ARCH_GET_FS:
 		return copy_to_user((void __user *)addr,
-				    &current_process()->fsbase, sizeof(long)) ?
+				    &current_thread()->fsbase, sizeof(long)) ?
 			       -EFAULT :
 			       0;
 	case ARCH_GET_GS:
@@ -149,7 +175,7 @@ struct kernel_timespec {
  * clock (no NTP, no settimeofday). CLOCK_TAI is the same, as on a Linux
  * that was never told the TAI offset.
  */
-static u64 realtime_ns(void)
+u64 realtime_ns(void)
 {
 	static s64 offset;
 	static bool read;
@@ -340,16 +366,44 @@ static long sys_sched_yield(void)
 	return 0;
 }
 
+/*
+ * The task of thread tid (0: the caller), holding a reference, or NULL:
+ * for the sched_*affinity calls.
+ */
+static struct task_struct *affinity_task(unsigned long tid)
+{
+	struct task_struct *t = NULL;
+	struct uthread *ut;
+
+	if (!tid)
+		tid = current_thread()->tid;
+	spin_lock_irq(&process_lock);
+	ut = thread_find(NULL, (int)tid);
+	if (ut) {
+		t = ut->task;
+		get_task_struct(t);
+	}
+	spin_unlock_irq(&process_lock);
+	return t;
+}
+
+/* The thread's mask of CPUs, those online: as Linux, 8 bytes at least. */
 static long sys_sched_getaffinity(unsigned long pid, unsigned long len,
 				  unsigned long umask)
 {
+	struct task_struct *t;
 	u64 mask = 0;
 	unsigned int cpu;
 
 	if (len < sizeof(mask) || (len & 7))
 		return -EINVAL;
+	t = affinity_task(pid);
+	if (!t)
+		return -ESRCH;
 	for_each_online_cpu(cpu)
-		mask |= 1ULL << cpu;
+		if (cpu < 64 && (t->cpus_allowed & (1ULL << cpu)))
+			mask |= 1ULL << cpu;
+	put_task_struct(t);
 	/* As Linux: the mask's own bytes, not len of them. */
 	if (copy_to_user((void __user *)umask, &mask, sizeof(mask)))
 		return -EFAULT;
@@ -357,46 +411,36 @@ static long sys_sched_getaffinity(unsigned long pid, unsigned long len,
 }
 
 /*
- * Moves the process that asked, once it sleeps, to its CPU and wakes it
- * there: a task changes CPU only while off the run queue.
- */
-static void migrate_work(struct work_struct *work)
-{
-	struct process *p = container_of(work, struct process, migrate);
-	struct task_struct *t = p->task;
-
-	while (!sched_move_sleeping_task(t, p->migrate_cpu))
-		yield();
-	wake_up_process(t);
-}
-
-/*
- * A process runs on one CPU: the first active one of the mask if the mask
- * does not hold the current one (fork's children start on their
- * parent's). -EINVAL if the mask has no active CPU.
+ * Thread pid (0: the caller) runs on the CPUs of the mask from now on
+ * (sched_setaffinity()): -EINVAL if the mask has no active CPU.
  */
 static long sys_sched_setaffinity(unsigned long pid, unsigned long len,
 				  unsigned long umask)
 {
-	struct process *p = current_process();
-	unsigned int cpu;
+	struct task_struct *t;
 	u64 mask = 0;
+	long ret;
 
 	if (copy_from_user(&mask, (const void __user *)umask,
 			   min(len, sizeof(mask))))
 		return -EFAULT;
-	if (pid && pid != (unsigned long)p->pid)
+	t = affinity_task(pid);
+	if (!t)
 		return -ESRCH;
-	if (mask & (1ULL << current->cpu))
-		return 0;
-	for_each_active_cpu(cpu) if (cpu < 64 && (mask & (1ULL << cpu))) break;
-	if (cpu >= NR_CPUS || cpu >= 64 || !(mask & (1ULL << cpu)))
-		return -EINVAL;
-	p->migrate_cpu = cpu;
-	INIT_WORK(&p->migrate, migrate_work);
-	set_current_state(TASK_UNINTERRUPTIBLE);
-	schedule_work(&p->migrate);
-	schedule();
+	ret = sched_setaffinity(t, mask);
+	put_task_struct(t);
+	return ret;
+}
+
+/* getcpu(cpu, node, cache): the CPU it ran on when asked; node 0. */
+static long sys_getcpu(unsigned long ucpu, unsigned long unode)
+{
+	unsigned int cpu = raw_smp_processor_id(), node = 0;
+
+	if (ucpu && copy_to_user((void __user *)ucpu, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (unode && copy_to_user((void __user *)unode, &node, sizeof(node)))
+		return -EFAULT;
 	return 0;
 }
 
@@ -428,7 +472,7 @@ static long sys_rt_sigaction(unsigned long sig, unsigned long uact,
 static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 			       unsigned long uold, unsigned long size)
 {
-	struct process *p = current_process();
+	struct uthread *p = current_thread();
 	u64 set;
 
 	if (size != 8)
@@ -455,8 +499,9 @@ static long sys_rt_sigprocmask(unsigned long how, unsigned long uset,
 
 static long sys_rt_sigpending(unsigned long uset, unsigned long size)
 {
-	struct process *p = current_process();
-	u64 set = READ_ONCE(p->sig_pending) & p->sig_blocked;
+	struct uthread *t = current_thread();
+	u64 set = (READ_ONCE(t->sig_pending) | READ_ONCE(t->proc->sig_shared)) &
+		  t->sig_blocked;
 
 	if (size > 8)
 		return -EINVAL;
@@ -532,7 +577,10 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(57, sys_fork),
 	SC(58, sys_fork),
 	SC(59, sys_execve),
-	SC(60, sys_exit_group),
+	SC(36, sys_getitimer),
+	SC(37, sys_alarm),
+	SC(38, sys_setitimer),
+	SC(60, sys_exit),
 	SC(61, sys_wait4),
 	SC(62, sys_kill),
 	SC(63, sys_uname),
@@ -541,6 +589,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(89, sys_readlink),
 	SC(95, sys_umask),
 	SC(96, sys_gettimeofday),
+	SC(98, sys_getrusage),
 	SC(102, sys_getuid),
 	SC(104, sys_getuid),
 	SC(107, sys_getuid),
@@ -550,9 +599,10 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(127, sys_rt_sigpending),
 	SC(165, sys_mount),
 	SC(169, sys_reboot),
-	SC(186, sys_getpid),
+	SC(186, sys_gettid),
 	SC(200, sys_tkill),
 	SC(201, sys_time),
+	SC(202, sys_futex),
 	SC(203, sys_sched_setaffinity),
 	SC(204, sys_sched_getaffinity),
 	SC(218, sys_set_tid_address),
@@ -566,11 +616,14 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 	SC(262, sys_newfstatat),
 	SC(267, sys_readlinkat),
 	SC(273, sys_set_robust_list),
+	SC(274, sys_get_robust_list),
 	SC(292, sys_dup3),
 	SC(293, sys_pipe2),
 	SC(302, sys_prlimit64),
+	SC(309, sys_getcpu),
 	SC(318, sys_getrandom),
 	SC(334, sys_ni_rseq),
+	SC(435, sys_clone3),
 };
 #pragma GCC diagnostic pop
 

@@ -14,9 +14,13 @@
 /*
  * Tasks and the scheduler (Documentation/sched.rst).
  *
- * A task runs kernel code on its own stack, on one CPU (task->cpu, chosen
- * at creation or by kthread_bind()); it changes CPU only when its CPU goes
- * offline (sched_cpu_deactivate()).
+ * A task runs kernel code on its own stack, on one CPU at a time
+ * (task->cpu, chosen at creation or by kthread_bind()). A kernel thread
+ * changes CPU only when its CPU goes offline (sched_cpu_deactivate()); a
+ * user task (task->proc set) also moves to spread the load: a wake-up
+ * puts it on an idle CPU when its own is busy, an idle CPU pulls it from
+ * a busy one's queue, and sched_setaffinity() moves it into its
+ * cpus_allowed. It moves only while not running.
  * Each CPU has a run queue, a FIFO of runnable tasks under a spinlock, and
  * an idle task (pid 0, "swapper/N") that runs when the queue is empty.
  *
@@ -36,13 +40,15 @@
 #define PF_IDLE 0x00000002 /* the CPU's idle task */
 #define PF_KTHREAD 0x00200000
 #define PF_NO_SETAFFINITY 0x04000000 /* kthread_bind()ed */
-#define PF_OOPS_EXITS 0x08000000 /* an oops ends the kthread, not the kernel */
+#define PF_OOPS_EXITS 0x08000000 /* an oops ends the kthread, not the kernel \
+				  */
 
 #define TASK_COMM_LEN 16
 
 struct completion;
 struct kthread;
 struct process;
+struct uthread;
 
 /*
  * Per-task scheduler statistics, kept only while schedstats are on
@@ -51,15 +57,15 @@ struct process;
  * ktime_get_ns() nanoseconds; a *_start of 0 means "not in that state".
  */
 struct sched_statistics {
-	u64 wait_start;		/* runnable and queued since */
+	u64 wait_start; /* runnable and queued since */
 	u64 wait_max;
-	u64 wait_count;		/* times it got the CPU after waiting */
+	u64 wait_count; /* times it got the CPU after waiting */
 	u64 wait_sum;
-	u64 sleep_start;	/* asleep since */
+	u64 sleep_start; /* asleep since */
 	u64 sleep_max;
 	u64 sum_sleep_runtime;
 	u64 nr_wakeups;
-	u64 nr_wakeups_local;	/* woken by a task of its own CPU */
+	u64 nr_wakeups_local; /* woken by a task of its own CPU */
 	u64 nr_wakeups_remote;
 };
 
@@ -79,13 +85,17 @@ struct task_struct {
 	atomic_t usage; /* references; the last put frees the struct */
 	struct kthread *kthread;
 	struct completion *exit_done; /* completed by do_exit(), if set */
-	unsigned int cpus_read_depth; /* cpus_read_lock() nesting (kernel/cpu.c) */
+	unsigned int cpus_read_depth; /* cpus_read_lock() nesting (kernel/cpu.c)
+				       */
 	char comm[TASK_COMM_LEN];
 	struct lockorder_task lockorder; /* the sleeping locks it holds */
 	/* Its preempt notifiers: changed and walked by the task alone. */
 	struct hlist_head preempt_notifiers;
 	struct sched_statistics stats;
+	u64 cpus_allowed; /* bit n: CPU n (sched_setaffinity) */
+	unsigned long nvcsw, nivcsw; /* switches out asleep, runnable */
 	struct process *proc; /* a user process's task: its process */
+	struct uthread *uthread; /* and its thread */
 };
 
 DECLARE_PER_CPU(struct task_struct *, current_task);
@@ -110,6 +120,8 @@ struct sched_stats {
 	unsigned long preemptions; /* involuntary switches */
 	unsigned long yields;
 	unsigned long migrations; /* tasks pushed here from a CPU going down */
+	unsigned long wake_moves; /* woken here, idle, from a busy CPU */
+	unsigned long pulls; /* queued tasks this idle CPU took */
 };
 
 /*
@@ -117,11 +129,11 @@ struct sched_stats {
  * schedstat_enabled(), under the run-queue lock.
  */
 struct sched_schedstats {
-	unsigned long sched_count;	/* __schedule() calls */
-	unsigned long sched_goidle;	/* of which picked the idle task */
-	unsigned long yld_count;	/* yield() calls */
-	unsigned long ttwu_count;	/* wake-ups of tasks of this CPU */
-	unsigned long ttwu_local;	/* of which by this CPU itself */
+	unsigned long sched_count; /* __schedule() calls */
+	unsigned long sched_goidle; /* of which picked the idle task */
+	unsigned long yld_count; /* yield() calls */
+	unsigned long ttwu_count; /* wake-ups of tasks of this CPU */
+	unsigned long ttwu_local; /* of which by this CPU itself */
 };
 
 /*
@@ -135,10 +147,10 @@ static __always_inline bool schedstat_enabled(void)
 	return static_branch_unlikely(&sched_schedstats);
 }
 
-#define schedstat_inc(var)                      \
-	do {                                    \
-		if (schedstat_enabled())        \
-			(var)++;                \
+#define schedstat_inc(var)               \
+	do {                             \
+		if (schedstat_enabled()) \
+			(var)++;         \
 	} while (0)
 
 /* Turns schedstats on or off (the counts stay). May sleep. */
@@ -190,6 +202,11 @@ void yield(void);
 bool cond_resched(void);
 /* Makes p runnable on its CPU: true if it was sleeping. Any context. */
 bool wake_up_process(struct task_struct *p);
+/*
+ * If p runs on another CPU, interrupts it there, so that it looks at its
+ * signals on the way back to user mode. Preemption off.
+ */
+void kick_process(struct task_struct *p);
 void preempt_schedule_irq(void);
 
 void sched_init(void);
@@ -209,6 +226,12 @@ void sched_fold_need_resched(void);
 int sched_cpu_deactivate(unsigned int cpu);
 int sched_cpu_activate(unsigned int cpu);
 bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu);
+/*
+ * Sets the CPUs p may run on (bit n: CPU n) and moves it into them: at
+ * once if it sleeps or waits in a queue, at its next switch if it runs
+ * (current: before this returns). -EINVAL if mask has no active CPU.
+ */
+int sched_setaffinity(struct task_struct *p, u64 mask);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
 

@@ -49,8 +49,11 @@ struct k_sigaction;
 void signal_deliver(struct pt_regs *regs);
 /* A fault's signal that cannot be caught now: SIGSEGV's default action. */
 void signal_force_segv(void);
-/* <asm>: the handler's frame; -EFAULT if the user stack cannot take it. */
+/*
+ * <asm>: the handler's frame, its siginfo with si_code code and si_pid
+ * pid; -EFAULT if the user stack cannot take it.
+ */
 int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
-			struct pt_regs *regs);
+			struct pt_regs *regs, int code, int pid);
 
 #endif /* _LINUX_SIGNAL_H */

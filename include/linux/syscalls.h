@@ -16,7 +16,7 @@ typedef long (*syscall_fn_t)(unsigned long a0, unsigned long a1,
 			     unsigned long a4, unsigned long a5);
 
 /* The number of the table's last entry, plus one. */
-#define NR_syscalls 335
+#define NR_syscalls 436
 /* Linux's numbers; NULL: none (kernel/sys.c). */
 extern const syscall_fn_t sys_call_table[NR_syscalls];
 /* The answer to a number without an entry: -ENOSYS, logged once. */
@@ -46,7 +46,13 @@ long sys_fork(void);
 long sys_clone(unsigned long, unsigned long, unsigned long, unsigned long,
 	       unsigned long);
 long sys_execve(unsigned long, unsigned long, unsigned long);
+long sys_clone3(unsigned long, unsigned long);
+long sys_exit(unsigned long);
 long sys_exit_group(unsigned long);
+long sys_getrusage(unsigned long, unsigned long);
+long sys_getitimer(unsigned long, unsigned long);
+long sys_setitimer(unsigned long, unsigned long, unsigned long);
+long sys_alarm(unsigned long);
 long sys_wait4(unsigned long, unsigned long, unsigned long, unsigned long);
 long sys_kill(unsigned long, unsigned long);
 long sys_rt_sigreturn(void);
@@ -60,6 +66,8 @@ long sys_readlink(unsigned long, unsigned long, unsigned long);
 long sys_readlinkat(unsigned long, unsigned long, unsigned long, unsigned long);
 
 void arch_set_fsbase(unsigned long base);
+/* CLOCK_REALTIME in nanoseconds (kernel/sys.c). */
+u64 realtime_ns(void);
 /* fork's half in the child: its task returns to user mode with rax 0. */
 struct pt_regs *current_user_regs(void);
 

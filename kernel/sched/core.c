@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The scheduler: a FIFO run queue per CPU, round robin among its tasks,
- * the idle task when it is empty. Tasks never change CPU. See
+ * the idle task when it is empty. User tasks move between CPUs to use
+ * them all: a wake-up places one on an idle CPU when its own is busy, an
+ * idle CPU pulls one from a busy CPU's queue, sched_setaffinity() moves
+ * one into its mask; kernel threads stay where they are. See
  * Documentation/sched.rst for the rules; the short version:
  *
  * - rq->lock is taken with interrupts off and is held across the switch:
@@ -71,6 +74,21 @@ enum system_states system_state;
 static struct rq *cpu_rq(unsigned int cpu)
 {
 	return per_cpu_ptr(&runqueues, cpu);
+}
+
+/* p may run on cpu (its affinity; every task may on a draining CPU's). */
+static __always_inline bool task_allowed(struct task_struct *p,
+					 unsigned int cpu)
+{
+	return p->cpus_allowed & (1ULL << cpu);
+}
+
+/* More than one CPU is active: user tasks are spread over them. */
+static __always_inline bool sched_spreads(void)
+{
+	unsigned long m = READ_ONCE(cpu_active_mask->bits[0]);
+
+	return m & (m - 1);
 }
 
 static void rq_lock(struct rq *rq, unsigned long *flags)
@@ -238,15 +256,16 @@ static void __fire_sched_out_preempt_notifiers(struct task_struct *curr,
 	}
 }
 
-static __always_inline void fire_sched_in_preempt_notifiers(
-	struct task_struct *curr)
+static __always_inline void
+fire_sched_in_preempt_notifiers(struct task_struct *curr)
 {
 	if (static_branch_unlikely(&preempt_notifier_key))
 		__fire_sched_in_preempt_notifiers(curr);
 }
 
-static __always_inline void fire_sched_out_preempt_notifiers(
-	struct task_struct *curr, struct task_struct *next)
+static __always_inline void
+fire_sched_out_preempt_notifiers(struct task_struct *curr,
+				 struct task_struct *next)
 {
 	if (static_branch_unlikely(&preempt_notifier_key))
 		__fire_sched_out_preempt_notifiers(curr, next);
@@ -343,13 +362,48 @@ static struct task_struct *context_switch(struct task_struct *prev,
 	return __switch_to_asm(prev, next);
 }
 
+static void sched_push_task(struct task_struct *p);
+
+/*
+ * The tasks a switch parked on rq->pushed (prev not allowed here any
+ * more, or rq draining) go to CPUs they may run on, from whichever task
+ * runs after the switch, once rq->lock is free: a task is pushed only
+ * once it is off its CPU.
+ */
+static void __sched_push_leaving(struct rq *rq)
+{
+	struct list_head list;
+	unsigned long flags;
+
+	INIT_LIST_HEAD(&list);
+	rq_lock(rq, &flags);
+	list_splice_tail_init(&rq->pushed, &list);
+	rq_unlock(rq, flags);
+	while (!list_empty(&list)) {
+		struct task_struct *p =
+			list_first_entry(&list, struct task_struct, run_list);
+
+		list_del_init(&p->run_list);
+		sched_push_task(p);
+	}
+}
+
+static __always_inline void sched_push_leaving(struct rq *rq)
+{
+	if (unlikely(!list_empty(&rq->pushed)))
+		__sched_push_leaving(rq);
+}
+
 /* The first code of a new task, from ret_from_kthread (switch_64.S). */
 __visible void schedule_tail(struct task_struct *prev)
 {
+	struct rq *rq = cpu_rq(smp_processor_id());
+
 	finish_task_switch(prev);
-	do_raw_spin_unlock(&cpu_rq(smp_processor_id())->lock);
+	do_raw_spin_unlock(&rq->lock);
 	preempt_count_sub(1);
 	local_irq_enable();
+	sched_push_leaving(rq);
 }
 
 /*
@@ -375,9 +429,10 @@ static void __schedule(bool preempt)
 		prev->on_rq = 0;
 		if (schedstat_enabled())
 			prev->stats.sleep_start = schedstat_clock();
-	} else if (rq->draining && !(prev->flags & PF_IDLE)) {
+	} else if (prev->flags & PF_IDLE) {
+	} else if (rq->draining || unlikely(!task_allowed(prev, prev->cpu))) {
 		list_add_tail(&prev->run_list, &rq->pushed);
-	} else if (!(prev->flags & PF_IDLE)) {
+	} else {
 		enqueue_task(rq, prev);
 	}
 	next = pick_next_task(rq);
@@ -385,6 +440,10 @@ static void __schedule(bool preempt)
 		__schedstat_wait_end(rq, next);
 	if (next != prev) {
 		rq->stats.switches++;
+		if (preempt || prev_state == TASK_RUNNING)
+			prev->nivcsw++;
+		else
+			prev->nvcsw++;
 		if (preempt)
 			rq->stats.preemptions++;
 		trace_sched_switch(preempt, prev, next, prev_state);
@@ -395,6 +454,7 @@ static void __schedule(bool preempt)
 		finish_task_switch(prev);
 	}
 	rq_unlock(rq, flags);
+	sched_push_leaving(rq);
 }
 
 bool sched_may_sleep(void)
@@ -492,42 +552,101 @@ static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
 	}
 }
 
-/* An active CPU for a task that cannot stay where it is: round robin. */
-static unsigned int select_fallback_cpu(void)
+/*
+ * An active CPU for a task that cannot stay where it is: round robin
+ * among those of its mask, or among all if none of them is active (its
+ * affinity is broken then, as Linux breaks it).
+ */
+static unsigned int select_fallback_cpu(struct task_struct *p)
 {
 	static unsigned int next;
-	unsigned int n = num_active_cpus(), i = 0, cpu, pick;
+	u64 mask = p->cpus_allowed & cpu_active_mask->bits[0];
+	unsigned int n, i = 0, cpu, pick;
 
+	if (!mask)
+		mask = cpu_active_mask->bits[0];
+	for (n = 0, cpu = 0; cpu < 64; cpu++)
+		n += (mask >> cpu) & 1;
 	pick = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % (n ? n : 1);
-	for_each_active_cpu(cpu)
-		if (i++ == pick)
-			return cpu;
+	for_each_active_cpu(cpu) if ((mask & (1ULL << cpu)) &&
+				     i++ == pick) return cpu;
 	return 0; /* the mask changed meanwhile; the boot CPU stays */
 }
 
-/*
- * p is runnable (on_rq set) but on no queue and running nowhere: queue it
- * on an active CPU. Nobody else touches p meanwhile (a wake-up sees it
- * runnable and does nothing), so p->cpu may change here.
- */
-static void sched_push_task(struct task_struct *p)
+/* Queues p, in flight (on_rq, on no queue, running nowhere), on cpu. */
+static void sched_queue_on(struct task_struct *p, unsigned int cpu)
 {
-	unsigned int cpu = select_fallback_cpu();
 	struct rq *rq = cpu_rq(cpu);
 	unsigned long flags;
 
 	rq_lock(rq, &flags);
 	WRITE_ONCE(p->cpu, cpu);
 	enqueue_task(rq, p);
-	rq->stats.migrations++;
 	resched_cpu(cpu);
 	rq_unlock(rq, flags);
 }
 
+/*
+ * p is runnable (on_rq set) but on no queue and running nowhere: queue it
+ * on an active CPU it may run on. Nobody else touches p meanwhile (a
+ * wake-up sees it runnable and does nothing), so p->cpu may change here.
+ */
+static void sched_push_task(struct task_struct *p)
+{
+	unsigned int cpu = select_fallback_cpu(p);
+
+	cpu_rq(cpu)->stats.migrations++;
+	sched_queue_on(p, cpu);
+}
+
+/* cpu runs its idle task with nothing queued (a racy look: a hint). */
+static bool cpu_idle_now(unsigned int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return READ_ONCE(per_cpu(current_task, cpu)) == rq->idle &&
+	       !READ_ONCE(rq->nr_queued);
+}
+
+/*
+ * Where a user task p waking up runs: its own CPU if it is idle (and p
+ * may run there), else the first idle active CPU of its mask after it,
+ * else its own (or a fallback if it may not stay there).
+ */
+static unsigned int select_task_rq(struct task_struct *p)
+{
+	unsigned int prev = p->cpu, cpu, i, n = NR_CPUS;
+	bool allowed = task_allowed(p, prev) && cpu_active(prev);
+
+	if (allowed && cpu_idle_now(prev))
+		return prev;
+	for (i = 1; i < n; i++) {
+		cpu = (prev + i) % n;
+		if (cpu_active(cpu) && task_allowed(p, cpu) &&
+		    cpu_idle_now(cpu))
+			return cpu;
+	}
+	return allowed ? prev : select_fallback_cpu(p);
+}
+
+void kick_process(struct task_struct *p)
+{
+	unsigned int cpu = READ_ONCE(p->cpu);
+
+	if (cpu != smp_processor_id() && READ_ONCE(p->on_cpu))
+		arch_smp_send_reschedule(cpu);
+}
+
+/*
+ * A sleeping task wakes up on its CPU's queue; a user task on an idle CPU
+ * if its own is busy (select_task_rq()): it is in flight meanwhile, as
+ * sched_push_task() has it, and queued there once this lock is free.
+ */
 bool wake_up_process(struct task_struct *p)
 {
 	unsigned long flags;
 	bool woke = false, push = false;
+	unsigned int to = NR_CPUS;
 	struct rq *rq = task_rq_lock(p, &flags);
 
 	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
@@ -542,16 +661,23 @@ bool wake_up_process(struct task_struct *p)
 			/* Its CPU is going or gone: it wakes up elsewhere. */
 			if (unlikely(rq->draining))
 				push = true;
-			else
+			else if (p->proc && sched_spreads())
+				to = select_task_rq(p);
+			if (to == p->cpu || (to == NR_CPUS && !push)) {
+				to = NR_CPUS;
 				enqueue_task(rq, p);
-			if (!push)
 				resched_cpu(p->cpu);
+			}
 		}
 		trace_sched_wakeup(p);
 	}
 	rq_unlock(rq, flags);
 	if (push)
 		sched_push_task(p);
+	if (to != NR_CPUS) {
+		cpu_rq(to)->stats.wake_moves++;
+		sched_queue_on(p, to);
+	}
 	return woke;
 }
 EXPORT_SYMBOL(wake_up_process);
@@ -567,6 +693,81 @@ bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu)
 		WRITE_ONCE(p->cpu, cpu);
 	rq_unlock(rq, flags);
 	return moved;
+}
+
+int sched_setaffinity(struct task_struct *p, u64 mask)
+{
+	unsigned long flags;
+	struct rq *rq;
+	unsigned int cpu;
+
+	if (!(mask & cpu_active_mask->bits[0]))
+		return -EINVAL;
+	rq = task_rq_lock(p, &flags);
+	p->cpus_allowed = mask;
+	cpu = p->cpu;
+	if (task_allowed(p, cpu)) {
+		rq_unlock(rq, flags);
+		return 0;
+	}
+	if (!p->on_rq) { /* asleep: it wakes up where it may run */
+		WRITE_ONCE(p->cpu, select_fallback_cpu(p));
+		rq_unlock(rq, flags);
+		return 0;
+	}
+	if (!p->on_cpu && !list_empty(&p->run_list)) { /* queued */
+		list_del_init(&p->run_list);
+		rq->nr_queued--;
+		rq_unlock(rq, flags);
+		sched_push_task(p);
+		return 0;
+	}
+	/* Running: its next switch parks it on pushed (__schedule()). */
+	if (p == current) {
+		rq_unlock(rq, flags);
+		__schedule(true);
+		return 0;
+	}
+	per_cpu(sched_need_resched, cpu) = 1;
+	rq_unlock(rq, flags);
+	arch_smp_send_reschedule(cpu);
+	return 0;
+}
+
+/*
+ * An idle CPU takes a user task waiting in a busy CPU's queue, one it may
+ * run: true if it queued one here.
+ */
+static bool sched_pull_task(unsigned int this)
+{
+	struct task_struct *p, *found = NULL;
+	unsigned long flags;
+	unsigned int cpu;
+	struct rq *rq;
+
+	for_each_active_cpu(cpu)
+	{
+		if (cpu == this || !READ_ONCE(cpu_rq(cpu)->nr_queued))
+			continue;
+		rq = cpu_rq(cpu);
+		rq_lock(rq, &flags);
+		list_for_each_entry(p, &rq->queue, run_list) {
+			if (p->proc && task_allowed(p, this)) {
+				found = p;
+				list_del_init(&p->run_list);
+				rq->nr_queued--;
+				break;
+			}
+		}
+		rq_unlock(rq, flags);
+		if (found)
+			break;
+	}
+	if (!found)
+		return false;
+	cpu_rq(this)->stats.pulls++;
+	sched_queue_on(found, this);
+	return true;
 }
 
 /* From the tick, interrupts off: ends the current task's slice. */
@@ -645,25 +846,6 @@ void sched_init_ap(unsigned int cpu)
 	idle->on_cpu = 1;
 }
 
-/* The pushed tasks of this draining CPU go to active CPUs. Idle task. */
-static void sched_push_pushed(struct rq *rq)
-{
-	struct list_head list;
-	unsigned long flags;
-
-	INIT_LIST_HEAD(&list);
-	rq_lock(rq, &flags);
-	list_splice_tail_init(&rq->pushed, &list);
-	rq_unlock(rq, flags);
-	while (!list_empty(&list)) {
-		struct task_struct *p =
-			list_first_entry(&list, struct task_struct, run_list);
-
-		list_del_init(&p->run_list);
-		sched_push_task(p);
-	}
-}
-
 static void sched_drain_ipi(void *unused)
 {
 	struct rq *rq = this_cpu_ptr(&runqueues);
@@ -722,8 +904,11 @@ void __noreturn cpu_idle(void)
 		if (!list_empty(&dead_tasks))
 			task_reap_dead();
 		if (unlikely(rq->draining)) {
-			sched_push_pushed(rq);
+			sched_push_leaving(rq);
 			cpuhp_idle_check_dead();
+		} else if (sched_spreads() &&
+			   sched_pull_task(smp_processor_id())) {
+			continue;
 		}
 		rcu_idle_qs();
 		local_irq_disable();

@@ -33,6 +33,7 @@ struct task_struct *task_create(int (*fn)(void *), void *arg, unsigned int cpu)
 	atomic_inc(&nr_stacks);
 	t->state = TASK_UNINTERRUPTIBLE;
 	t->cpu = cpu;
+	t->cpus_allowed = ~0ULL;
 	t->pid = atomic_add_return(1, &next_pid);
 	t->preempt_count = 1; /* the run-queue lock, dropped by schedule_tail */
 	INIT_LIST_HEAD(&t->run_list);

@@ -13,7 +13,7 @@
  * 4. the fast path, while both raw_syscalls tracepoints are dormant (each
  *    one's static branch a NOP): the table's function is called here with
  *    interrupts on, its value stored in pt_regs' rax; with interrupts off,
- *    no exit work (cpu_exit_work: the running process's exit_work) and no
+ *    no exit work (cpu_exit_work: the running thread's exit_work) and no
  *    reschedule: SYSRET, with pt_regs' rcx and r11 (the user's rip and
  *    rflags, which nothing on this path changes; whatever rewrites the
  *    registers sets exit_work);
@@ -30,7 +30,7 @@
 #define USER_DS 0x33
 #define USER_CS 0x3b
 #define SYSCALL_VECTOR 0x100
-#define NR_syscalls 335			/* <linux/syscalls.h>, checked there */
+#define NR_syscalls 436			/* <linux/syscalls.h>, checked there */
 #define PT_RAX (10 * 8)			/* pt_regs' rax, checked in syscall_64.c */
 #define TP_KEY 8			/* struct tracepoint's key, checked there */
 

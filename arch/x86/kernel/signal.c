@@ -80,7 +80,7 @@ static bool canonical(unsigned long a)
 }
 
 int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
-			struct pt_regs *regs)
+			struct pt_regs *regs, int code, int pid)
 {
 	u8 fx[FXSAVE_SIZE] __aligned(16);
 	struct rt_sigframe f;
@@ -129,6 +129,8 @@ int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
 	}
 	f.uc.uc_sigmask = oldmask;
 	f.info.si_signo = sig;
+	f.info.si_code = code;
+	f.info.fields[0] = (u32)pid; /* si_pid; si_uid 0 */
 	if (copy_to_user((void __user *)fxp, fx, sizeof(fx)) ||
 	    copy_to_user((void __user *)sp, &f, sizeof(f)))
 		return -EFAULT;
@@ -159,7 +161,7 @@ int arch_setup_rt_frame(int sig, const struct k_sigaction *ka, u64 oldmask,
 long sys_rt_sigreturn(void)
 {
 	struct pt_regs *regs = current_user_regs();
-	struct process *p = current_process();
+	struct uthread *t = current_thread();
 	u8 fx[FXSAVE_SIZE] __aligned(16);
 	const struct sigcontext64 *sc;
 	struct rt_sigframe f;
@@ -203,10 +205,10 @@ long sys_rt_sigreturn(void)
 	regs->flags = (regs->flags & ~USER_FLAGS_MASK) |
 		      (sc->eflags & USER_FLAGS_MASK);
 	regs->error_code = -1UL; /* not a system call: no restart */
-	p->sig_blocked = f.uc.uc_sigmask &
+	t->sig_blocked = f.uc.uc_sigmask &
 			 ~((1ULL << (SIGKILL - 1)) | (1ULL << (SIGSTOP - 1)));
-	p->regs_rewritten = true;
-	WRITE_ONCE(p->exit_work, 1); /* IRET; an unblocked signal acts */
+	t->regs_rewritten = true;
+	WRITE_ONCE(t->exit_work, 1); /* IRET; an unblocked signal acts */
 	return sc->rax;
 bad:
 	force_sig_fault(SIGSEGV);

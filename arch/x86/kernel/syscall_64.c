@@ -45,9 +45,17 @@
 DEFINE_PER_CPU(unsigned long, cpu_user_sp);
 DEFINE_PER_CPU(unsigned long, cpu_kernel_sp);
 DEFINE_PER_CPU(int *, cpu_exit_work);
+/*
+ * The address space whose page tables this CPU has loaded (NULL: the
+ * kernel's), written before CR3 is: mm_flush_tlb() reads it to find the
+ * CPUs to flush.
+ */
+DEFINE_PER_CPU(struct mm_struct *, cpu_user_mm);
+/* Where cpu_exit_work points once the thread it pointed into is gone. */
+static int no_exit_work;
 
 /* The constants entry_syscall_64.S uses. */
-_Static_assert(NR_syscalls == 335, "entry_syscall_64.S: NR_syscalls");
+_Static_assert(NR_syscalls == 436, "entry_syscall_64.S: NR_syscalls");
 _Static_assert(offsetof(struct pt_regs, rax) == 10 * 8,
 	       "entry_syscall_64.S: PT_RAX");
 _Static_assert(offsetof(struct tracepoint, key) == 8 &&
@@ -121,37 +129,54 @@ void switch_to_kernel_mm(void)
 {
 	phys_addr_t k = __pa(kernel_pgd_table());
 
-	if ((read_cr3() & PTE_PFN_MASK) != k)
+	if ((read_cr3() & PTE_PFN_MASK) != k) {
+		this_cpu_write(cpu_user_mm, NULL);
 		write_cr3(k);
+	}
+}
+
+void switch_to_user_mm(struct mm_struct *mm)
+{
+	this_cpu_write(cpu_user_mm, mm);
+	write_cr3(mm->pgd);
+}
+
+void arch_user_detach(void)
+{
+	switch_to_kernel_mm();
+	this_cpu_write(cpu_exit_work, &no_exit_work);
 }
 
 /*
  * Interrupts off, on prev's stack: prev's FPU state is saved, next's
- * loaded with its page table and FS base; the kernel stack the CPU enters
- * on from user mode becomes next's.
+ * loaded with its page table (unless it is prev's: a thread of the same
+ * process) and FS base; the kernel stack the CPU enters on from user mode
+ * becomes next's.
  */
 void arch_switch_user(struct task_struct *prev, struct task_struct *next)
 {
-	struct process *np = next->proc;
+	struct uthread *nt = next->uthread;
+	struct mm_struct *mm;
 
-	if (prev->proc)
-		asm volatile("fxsaveq %0" : "=m"(prev->proc->fpu));
-	if (!np) {
+	if (prev->uthread)
+		asm volatile("fxsaveq %0" : "=m"(prev->uthread->fpu));
+	if (!nt) {
 		switch_to_kernel_mm();
 		return;
 	}
 	this_cpu_write(cpu_kernel_sp, next->stack + THREAD_SIZE);
-	this_cpu_write(cpu_exit_work, &np->exit_work);
+	this_cpu_write(cpu_exit_work, &nt->exit_work);
 	cpu_set_rsp0(next->stack + THREAD_SIZE);
-	if ((read_cr3() & PTE_PFN_MASK) != np->mm->pgd)
-		write_cr3(np->mm->pgd);
-	asm volatile("fxrstorq %0" : : "m"(np->fpu));
-	wrmsr(MSR_FS_BASE, np->fsbase);
+	mm = next->proc->mm;
+	if ((read_cr3() & PTE_PFN_MASK) != mm->pgd)
+		switch_to_user_mm(mm);
+	asm volatile("fxrstorq %0" : : "m"(nt->fpu));
+	wrmsr(MSR_FS_BASE, nt->fsbase);
 }
 
 void arch_set_fsbase(unsigned long base)
 {
-	current_process()->fsbase = base;
+	current_thread()->fsbase = base;
 	wrmsr(MSR_FS_BASE, base);
 }
 
@@ -194,14 +219,7 @@ static bool unhandled_signal(const struct process *p, int sig)
  */
 void force_sig_fault(int sig)
 {
-	struct process *p = current_process();
-
-	if (p->sigaction[sig - 1].handler == SIG_IGN ||
-	    (p->sig_blocked & (1ULL << (sig - 1)))) {
-		p->sigaction[sig - 1].handler = SIG_DFL;
-		p->sig_blocked &= ~(1ULL << (sig - 1));
-	}
-	process_kill_forced(p, sig);
+	thread_kill_forced(sig);
 }
 
 /* Linux's signal for each exception a user program can raise. */
@@ -361,20 +379,20 @@ void exit_to_user_mode(struct pt_regs *regs)
 __visible bool syscall_exit_work(struct pt_regs *regs);
 __visible noinline bool syscall_exit_work(struct pt_regs *regs)
 {
-	struct process *p = current_process();
+	struct uthread *t = current_thread();
 	bool full;
 
-	WRITE_ONCE(p->exit_work, 0);
+	WRITE_ONCE(t->exit_work, 0);
 	exit_to_user_mode(regs);
-	full = p->regs_rewritten; /* execve, rt_sigreturn */
-	p->regs_rewritten = false;
+	full = t->regs_rewritten; /* execve, rt_sigreturn */
+	t->regs_rewritten = false;
 	return !full && regs->ip < USER_ADDR_END;
 }
 
 static __always_inline bool syscall_exit_check(struct pt_regs *regs)
 {
 	local_irq_disable();
-	if (unlikely(READ_ONCE(current_process()->exit_work) |
+	if (unlikely(READ_ONCE(current_thread()->exit_work) |
 		     this_cpu_read(sched_need_resched)))
 		return syscall_exit_work(regs);
 	return true;

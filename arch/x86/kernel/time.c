@@ -11,17 +11,20 @@
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/process.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <asm/apic.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
+#include <asm/user.h>
 
 /* EOI first: a tick that comes while timers run is not lost. */
 static void __irq_entry apic_timer_interrupt(struct pt_regs *regs)
 {
 	apic_eoi();
+	account_user_tick(user_mode(regs));
 	tick_handle_periodic();
 }
 

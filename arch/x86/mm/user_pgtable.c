@@ -138,15 +138,30 @@ phys_addr_t user_lookup(phys_addr_t pgd, unsigned long va, unsigned int *uprot)
 	return *e & PTE_PFN_MASK;
 }
 
-bool user_unmap_page(phys_addr_t pgd, unsigned long va)
+phys_addr_t user_clear_page(phys_addr_t pgd, unsigned long va)
 {
 	pteval_t *e = va < USER_ADDR_END ? ut_walk(pgd, va, false) : NULL;
+	phys_addr_t pa;
 
 	if (!e || !(*e & _PAGE_PRESENT))
-		return false;
-	ut_free(*e & PTE_PFN_MASK);
+		return 0;
+	pa = *e & PTE_PFN_MASK;
 	*e = 0;
-	return true;
+	return pa;
+}
+
+void user_free_frame(phys_addr_t pa)
+{
+	ut_free(pa);
+}
+
+bool user_unmap_page(phys_addr_t pgd, unsigned long va)
+{
+	phys_addr_t pa = user_clear_page(pgd, va);
+
+	if (pa)
+		ut_free(pa);
+	return pa;
 }
 
 unsigned long user_next_mapped(phys_addr_t pgd, unsigned long va,

@@ -35,6 +35,11 @@ void cpu_set_rsp0(unsigned long sp);
 void arch_switch_user(struct task_struct *prev, struct task_struct *next);
 /* Loads the kernel's page tables if a process's are loaded. */
 void switch_to_kernel_mm(void);
+struct mm_struct;
+/* execve: mm becomes the current thread's, loaded here. Preemption off. */
+void switch_to_user_mm(struct mm_struct *mm);
+/* A thread leaving its process: the kernel's page tables, no user state. */
+void arch_user_detach(void);
 /* The CMOS clock: seconds since 1970-01-01 UTC, 0 if it reads nonsense. */
 u64 rtc_read_seconds(void);
 /* An exception in user mode: signals the process (traps.c calls it). */

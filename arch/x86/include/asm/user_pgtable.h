@@ -40,6 +40,12 @@ bool user_unmap_page(phys_addr_t pgd, unsigned long va);
  */
 unsigned long user_next_mapped(phys_addr_t pgd, unsigned long va,
 			       unsigned long end);
+/*
+ * Takes va's page out of the table without freeing it: its frame (for
+ * user_free_frame() once no TLB holds it), or 0 if none was mapped.
+ */
+phys_addr_t user_clear_page(phys_addr_t pgd, unsigned long va);
+void user_free_frame(phys_addr_t pa);
 /* Gives the page at va the protection uprot: -ENOMEM if not mapped. */
 int user_protect_page(phys_addr_t pgd, unsigned long va, unsigned int uprot);
 /* Copies every user page of src into fresh frames under dst: 0 or -ENOMEM. */
