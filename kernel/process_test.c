@@ -168,6 +168,46 @@ static void ust_conform(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, schedstat_enabled());
 }
 
+static void ust_run_threads(struct kunit *test, void *unused)
+{
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/uthread", NULL), 0);
+}
+
+/*
+ * uthread (pthreads over clone3 and futexes, compared with Linux's output
+ * as pid 1 by make test): every check as Linux answers it, no frame
+ * leaked by its threads and children, no futex waiter left queued by the
+ * threads an exit_group ended while they waited.
+ */
+static void ust_threads(struct kunit *test)
+{
+	KUNIT_ASSERT_NOT_NULL(test, exec_find("/bin/uthread"));
+	kunit_expect_no_leak(test, ust_run_threads, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+	KUNIT_EXPECT_EQ(test, futex_nr_queued(), 0);
+}
+
+static void ust_run_hello_preempted(struct kunit *test, void *unused)
+{
+	WRITE_ONCE(process_exit_yields, true);
+	KUNIT_EXPECT_EQ(test, run(test, "/bin/hello", "x"), 3 << 8);
+	WRITE_ONCE(process_exit_yields, false);
+}
+
+/*
+ * Issue 34, finding 2: the last thread switched out and back in right
+ * before it frees the address space (process_exit_yields: a yield where
+ * a preemption could come). It detached from the process first, so the
+ * switch back loads no user page tables: the address space is freed in
+ * full (before the fix the switch loaded the dying pgd, user_pgd_free()
+ * WARNed and leaked it).
+ */
+static void ust_exit_preempted(struct kunit *test)
+{
+	kunit_expect_no_leak(test, ust_run_hello_preempted, NULL, ust_settle);
+	KUNIT_EXPECT_EQ(test, nr_processes(), 0);
+}
+
 static void ust_run_forkbomb(struct kunit *test, void *unused)
 {
 	KUNIT_EXPECT_EQ(test, run(test, "/bin/ucrash", "forkbomb"), 0);
@@ -421,12 +461,13 @@ static void ust_kernel_pointers(struct kunit *test)
 }
 
 static struct kunit_case ust_cases[] = {
-	KUNIT_CASE(ust_hello),	 KUNIT_CASE(ust_syscalls),
-	KUNIT_CASE(ust_crashes), KUNIT_CASE(ust_forkbomb),
-	KUNIT_CASE(ust_conform), KUNIT_CASE(ust_bad_elf),
-	KUNIT_CASE(ust_trace),	 KUNIT_CASE(ust_fault_log),
-	KUNIT_CASE(ust_entries), KUNIT_CASE(ust_kernel_pointers),
-	KUNIT_CASE(ust_fuzz),	 {}
+	KUNIT_CASE(ust_hello),		KUNIT_CASE(ust_syscalls),
+	KUNIT_CASE(ust_crashes),	KUNIT_CASE(ust_forkbomb),
+	KUNIT_CASE(ust_conform),	KUNIT_CASE(ust_threads),
+	KUNIT_CASE(ust_exit_preempted), KUNIT_CASE(ust_bad_elf),
+	KUNIT_CASE(ust_trace),		KUNIT_CASE(ust_fault_log),
+	KUNIT_CASE(ust_entries),	KUNIT_CASE(ust_kernel_pointers),
+	KUNIT_CASE(ust_fuzz),		{}
 };
 
 static struct kunit_suite ust_suite = {

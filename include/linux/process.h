@@ -299,5 +299,7 @@ long sys_futex(unsigned long uaddr, unsigned long op, unsigned long val,
 	       unsigned long utime, unsigned long uaddr2, unsigned long val3);
 int futex_wake(struct mm_struct *mm, unsigned long uaddr, bool shared, int nr,
 	       u32 bitset);
+/* The waiters queued now, in every bucket (for the userspace suite). */
+unsigned int futex_nr_queued(void);
 
 #endif /* _LINUX_PROCESS_H */
