@@ -1254,17 +1254,26 @@ long sys_execve(unsigned long upath, unsigned long uargv, unsigned long uenvp)
 	return 0;
 }
 
-/* The tick's sample: user or kernel time of the current thread. */
-void account_user_tick(bool user)
+static DEFINE_PER_CPU(u64, tick_last_ns);
+
+/*
+ * The tick's sample: the time since this CPU's last tick goes to the
+ * current thread, as user or kernel time. The time, not TICK_NSEC: a
+ * tick that came late (a virtual CPU the host did not run) still counts
+ * what passed.
+ */
+void account_user_tick(bool user, u64 now)
 {
 	struct uthread *t = current_thread();
+	u64 last = this_cpu_read(tick_last_ns);
 
-	if (!t)
+	this_cpu_write(tick_last_ns, now);
+	if (!t || !last || now < last)
 		return;
 	if (user)
-		t->utime_ns += TICK_NSEC;
+		t->utime_ns += now - last;
 	else
-		t->stime_ns += TICK_NSEC;
+		t->stime_ns += now - last;
 }
 
 /* ITIMER_REAL ran out: SIGALRM, and the next period if it has one. */

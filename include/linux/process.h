@@ -191,8 +191,8 @@ void thread_kill_forced(int sig);
 struct process *process_find(int pid);
 /* The thread tid of p (any process if p is NULL), under process_lock. */
 struct uthread *thread_find(struct process *p, int tid);
-/* From the tick: one tick of the current task, in user mode or not. */
-void account_user_tick(bool user);
+/* From the tick at now (ns): the current thread ran, in user mode or not. */
+void account_user_tick(bool user, u64 now);
 /* The current thread's, or its process's usage (RUSAGE_SELF). */
 void thread_usage(struct uthread *t, struct task_usage *u);
 void process_usage(struct process *p, struct task_usage *u);

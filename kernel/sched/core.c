@@ -316,8 +316,7 @@ static struct task_struct *pick_next_task(struct rq *rq)
 		return rq->idle;
 	p = list_first_entry(&rq->queue, struct task_struct, run_list);
 	list_del_init(&p->run_list);
-	rq->nr_queued--;
-	return p;
+	return p; /* still counted in nr_queued: see context_switch() */
 }
 
 static LIST_HEAD(dead_tasks);
@@ -345,8 +344,14 @@ static void finish_task_switch(struct task_struct *prev)
 	fire_sched_in_preempt_notifiers(current);
 }
 
-/* Returns the task this CPU switched from when current runs again. */
-static struct task_struct *context_switch(struct task_struct *prev,
+/*
+ * Returns the task this CPU switched from when current runs again. next
+ * leaves nr_queued only once it is current_task: a CPU that reads
+ * nr_queued, then current_task (cpu_idle_now()), never sees this one
+ * idle while it switches to a task.
+ */
+static struct task_struct *context_switch(struct rq *rq,
+					  struct task_struct *prev,
 					  struct task_struct *next)
 {
 	int pc = this_cpu_read(__preempt_count);
@@ -357,6 +362,8 @@ static struct task_struct *context_switch(struct task_struct *prev,
 	next->on_cpu = 1;
 	next->slice_ticks = 0;
 	this_cpu_write(current_task, next);
+	if (next != rq->idle)
+		WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);
 	if (prev->proc || next->proc) /* page tables, FPU, kernel stack */
 		arch_switch_user(prev, next);
 	return __switch_to_asm(prev, next);
@@ -438,6 +445,8 @@ static void __schedule(bool preempt)
 	next = pick_next_task(rq);
 	if (schedstat_enabled())
 		__schedstat_wait_end(rq, next);
+	if (next == prev && next != rq->idle)
+		rq->nr_queued--; /* it stays current: out of the count */
 	if (next != prev) {
 		rq->stats.switches++;
 		if (preempt || prev_state == TASK_RUNNING)
@@ -448,7 +457,7 @@ static void __schedule(bool preempt)
 			rq->stats.preemptions++;
 		trace_sched_switch(preempt, prev, next, prev_state);
 		fire_sched_out_preempt_notifiers(prev, next);
-		prev = context_switch(prev, next);
+		prev = context_switch(rq, prev, next);
 		/* This task may have moved while it was out: lock of here. */
 		rq = this_cpu_ptr(&runqueues);
 		finish_task_switch(prev);
@@ -568,8 +577,9 @@ static unsigned int select_fallback_cpu(struct task_struct *p)
 	for (n = 0, cpu = 0; cpu < 64; cpu++)
 		n += (mask >> cpu) & 1;
 	pick = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % (n ? n : 1);
-	for_each_active_cpu(cpu) if ((mask & (1ULL << cpu)) &&
-				     i++ == pick) return cpu;
+	for (cpu = 0; cpu < NR_CPUS && cpu < 64; cpu++)
+		if (cpu_active(cpu) && (mask & (1ULL << cpu)) && i++ == pick)
+			return cpu;
 	return 0; /* the mask changed meanwhile; the boot CPU stays */
 }
 
@@ -604,8 +614,9 @@ static bool cpu_idle_now(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	return READ_ONCE(per_cpu(current_task, cpu)) == rq->idle &&
-	       !READ_ONCE(rq->nr_queued);
+	if (READ_ONCE(rq->nr_queued)) /* first: see context_switch() */
+		return false;
+	return READ_ONCE(per_cpu(current_task, cpu)) == rq->idle;
 }
 
 /*
@@ -735,8 +746,8 @@ int sched_setaffinity(struct task_struct *p, u64 mask)
 }
 
 /*
- * An idle CPU takes a user task waiting in a busy CPU's queue, one it may
- * run: true if it queued one here.
+ * An idle CPU takes a user task waiting in the queue of a CPU busy with
+ * another task, one it may run: true if it queued one here.
  */
 static bool sched_pull_task(unsigned int this)
 {
@@ -745,11 +756,13 @@ static bool sched_pull_task(unsigned int this)
 	unsigned int cpu;
 	struct rq *rq;
 
-	for_each_active_cpu(cpu)
-	{
-		if (cpu == this || !READ_ONCE(cpu_rq(cpu)->nr_queued))
-			continue;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		rq = cpu_rq(cpu);
+		/* A CPU busy with another task (an idle one runs its queue). */
+		if (cpu == this || !cpu_active(cpu) ||
+		    !READ_ONCE(rq->nr_queued) ||
+		    READ_ONCE(per_cpu(current_task, cpu)) == rq->idle)
+			continue;
 		rq_lock(rq, &flags);
 		list_for_each_entry(p, &rq->queue, run_list) {
 			if (p->proc && task_allowed(p, this)) {

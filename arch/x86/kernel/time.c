@@ -23,9 +23,12 @@
 /* EOI first: a tick that comes while timers run is not lost. */
 static void __irq_entry apic_timer_interrupt(struct pt_regs *regs)
 {
+	u64 now;
+
 	apic_eoi();
-	account_user_tick(user_mode(regs));
-	tick_handle_periodic();
+	now = ktime_get_ns();
+	account_user_tick(user_mode(regs), now);
+	tick_periodic(now);
 }
 
 /* The calibrated count, once time_init() started the tick; else 0. */
