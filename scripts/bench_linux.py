@@ -18,6 +18,11 @@ a table of ours (y, from that file) against Linux, with ours/Linux.
 Figures (config linux):
     user_getppid_insns              per getppid() (getppid_bench)
     user_pipe_roundtrip_insns       per round trip, params schedstats=0|1
+                                    (threads=1: perf's -T; cpus=4: the
+                                    smp boot, not pinned)
+    user_futex_wake_insns           futex wake of a waiting thread, round
+                                    trip (one CPU)
+    user_cross_cpu_wake_insns       a futex wake-up across CPUs (smp boot)
     user_schedstats_flip_insns      write(2) of /proc/sys/kernel/
                                     sched_schedstats, params on|off|noop
     user_schedstats_flip_insns_per_site   on / the key's sites in Linux's
@@ -435,9 +440,20 @@ def linux_records(parsed, sites=None, config='linux'):
         out.append(record('user_getppid_insns', '',
                           int(v['total']) / int(v['iters'])))
     for v in parsed.lines.get('pipe_roundtrip', []):
-        out.append(record('user_pipe_roundtrip_insns',
-                          f'schedstats={v.get("schedstats", "?")}',
+        params = [f'schedstats={v.get("schedstats", "?")}']
+        if v.get('threads') == '1':
+            params.append('threads=1')
+        if 'cpus' in v:
+            params.append(f'cpus={v["cpus"]}')
+        out.append(record('user_pipe_roundtrip_insns', ','.join(params),
                           int(v['total']) / int(v['iters'])))
+    for v in parsed.lines.get('futex_roundtrip', []):
+        a, _, b = v.get('cpus', '0,0').partition(',')
+        per = int(v['total']) / int(v['iters'])
+        if a == b:
+            out.append(record('user_futex_wake_insns', '', per))
+        else:  # two wake-ups across CPUs a round trip
+            out.append(record('user_cross_cpu_wake_insns', '', per / 2))
     for v in parsed.lines.get('schedstats_flip', []):
         for what in ('on', 'off', 'noop'):
             out.append(record('user_schedstats_flip_insns', what,
@@ -522,6 +538,22 @@ def table_rows(linux, ours, sites, module_why):
         ('pipe round trip (user, schedstats on)',
          our_user('user_pipe_roundtrip_insns', 'schedstats=1'),
          lin('user_pipe_roundtrip_insns', 'schedstats=1')),
+        ('pipe round trip, two threads (user, perf -T)',
+         our_user('user_pipe_roundtrip_insns', 'schedstats=0,threads=1'),
+         lin('user_pipe_roundtrip_insns', 'schedstats=0,threads=1')),
+        ('pipe round trip, 4 CPUs, processes (user)',
+         our_user('user_pipe_roundtrip_insns', 'schedstats=0,cpus=4'),
+         lin('user_pipe_roundtrip_insns', 'schedstats=0,cpus=4')),
+        ('pipe round trip, 4 CPUs, threads (user)',
+         our_user('user_pipe_roundtrip_insns',
+                  'schedstats=0,threads=1,cpus=4'),
+         lin('user_pipe_roundtrip_insns', 'schedstats=0,threads=1,cpus=4')),
+        ('futex wake of a waiting thread, round trip (user)',
+         our_user('user_futex_wake_insns'),
+         lin('user_futex_wake_insns', '')),
+        ('futex wake-up across CPUs (user, one way)',
+         our_user('user_cross_cpu_wake_insns'),
+         lin('user_cross_cpu_wake_insns', '')),
         ('getppid() (user)', our_user('user_getppid_insns'),
          lin('user_getppid_insns', '')),
         ('schedstats on via /proc/sys (write)',
@@ -753,6 +785,26 @@ def stress(args, out):
 # Main
 # ---------------------------------------------------------------------------
 
+SMP_CPUS = 4
+
+
+def bench_smp(kernel, initrd, out, args):
+    """benchinit smp (a bare word Linux passes to init) on SMP_CPUS CPUs:
+    the pipe round trip unpinned and the cross-CPU wake-up."""
+    log = out / 'linux' / 'serial-smp.log'
+    argv = qemu_argv(kernel, initrd, f'{BENCH_APPEND} smp', SMP_CPUS, True)
+    print(f'linux: booting {kernel.version} on {SMP_CPUS} CPUs under -icount '
+          f'(log {log})')
+    lines, result = boot(argv, log, args.timeout)
+    if result.error:
+        print(f'linux: smp: failed: {result.error}')
+        return []
+    parsed = parse_bench_lines(lines)
+    for err in parsed.errors:
+        print(f'linux: smp: error: {err}')
+    return linux_records(parsed)
+
+
 def bench(args, out):
     log = out / 'linux' / 'serial.log'
     sites = None
@@ -793,6 +845,8 @@ def bench(args, out):
     linux = linux_records(parsed, sites)
     if entries is not None:
         linux += table_records(entries)
+    if not args.from_log:
+        linux += bench_smp(kernel, initrd, out, args)
     for err in parsed.errors:
         print(f'linux: error: {err}')
     if not parsed.done:

@@ -8,13 +8,25 @@ Debian's Linux) run as processes under -icount on one CPU, and their
 "bench: ..." lines become records of that run's config:
 
     user_getppid_insns          per getppid()
-    user_pipe_roundtrip_insns   per round trip, params schedstats=0|1
+    user_pipe_roundtrip_insns   per round trip, params schedstats=0|1;
+                                threads=1: two threads (perf's -T)
+    user_futex_wake_insns       a FUTEX_WAKE of a waiting thread, round
+                                trip (two wake-ups), one CPU
     user_schedstats_flip_insns  a write of /proc/sys/kernel/sched_schedstats,
                                 params on|off|noop
     user_schedstats_flip_insns_per_site   on / the sched_schedstats key's
                                 sites in OUT/<run>/vmlinux's __jump_table
                                 (params sites=N), as for Linux
     boot_first_user_insns       rdtsc at benchinit's first instruction
+
+A second boot, OUT/<run>/user-smp/, on SMP_CPUS CPUs ("init_args=smp":
+benchinit's run_smp()) records
+
+    user_pipe_roundtrip_insns   params schedstats=0,cpus=4 (processes)
+                                and schedstats=0,threads=1,cpus=4, not
+                                pinned: the scheduler places them
+    user_cross_cpu_wake_insns   a futex wake-up of a thread waiting on
+                                another CPU (half the round trip)
 
 A boot that fails or prints no "bench: done" line is an error of the
 report, naming the log (OUT/<run>/user/serial.log); the figures found are
@@ -33,11 +45,13 @@ import qemu  # noqa: E402
 REPO_ROOT = Path(__file__).resolve().parent.parent
 USER_RUNS = ('y', 'n')
 USER_CMDLINE = 'init=/bin/benchinit tick=off'
+SMP_CMDLINE = USER_CMDLINE + ' init_args=smp'
+SMP_CPUS = 4
 
 
-def build_iso(build_dir, iso_dir, report):
+def build_iso(build_dir, iso_dir, report, cmdline=USER_CMDLINE):
     argv = ['make', '-s', f'O={build_dir}', f'ISO_DIR={iso_dir}',
-            f'CMDLINE={USER_CMDLINE}', 'iso']
+            f'CMDLINE={cmdline}', 'iso']
     proc = subprocess.run(argv, cwd=REPO_ROOT, capture_output=True,
                           text=True)
     if proc.returncode:
@@ -46,10 +60,10 @@ def build_iso(build_dir, iso_dir, report):
     return True
 
 
-def boot_log(iso_dir, timeout, report):
+def boot_log(iso_dir, timeout, report, cpus=1):
     log = iso_dir / 'serial.log'
     lines = []
-    result = qemu.boot(qemu.command(iso_dir / 'kernel.iso', cpus=1,
+    result = qemu.boot(qemu.command(iso_dir / 'kernel.iso', cpus=cpus,
                                     icount=True), timeout, lines.append,
                        iso_dir / 'qemu.stderr')
     log.write_text('\n'.join(lines) + '\n', encoding='utf-8')
@@ -104,4 +118,19 @@ def collect(run_names, base, args, report):
         sites = key_sites(build_dir / 'vmlinux', bench_linux.SCHEDSTATS_KEY,
                           report)
         out += records_of(config, log, report, sites)
+        out += collect_smp(config, build_dir, args, report)
     return out
+
+
+def collect_smp(config, build_dir, args, report):
+    """The records of benchinit smp on SMP_CPUS CPUs."""
+    iso_dir = build_dir / 'user-smp'
+    if args.from_logs:
+        log = iso_dir / 'serial.log'
+    else:
+        print(f'user ({config}): benchinit smp as pid 1, {SMP_CPUS} CPUs, '
+              'icount')
+        if not build_iso(build_dir, iso_dir, report, SMP_CMDLINE):
+            return []
+        log = boot_log(iso_dir, args.timeout, report, SMP_CPUS)
+    return records_of(config, log, report)

@@ -40,6 +40,25 @@ class ProgramLines(unittest.TestCase):
             ['uconform[1]: segfault at 0', 'syscall: uconform[1]: x']), [])
 
 
+class Programs(unittest.TestCase):
+    def test_each_program_its_lines(self):
+        lines = ['uthread: start: uthread', 'uconform: start: uconform']
+        self.assertEqual(uc.program_lines(lines, 'uthread'),
+                         ['uthread: start: uthread'])
+
+    def test_expected_beside_the_first(self):
+        first = Path('tests/uconform.linux.out')
+        self.assertEqual(uc.expected_file(str(first), 'uconform', 0), first)
+        self.assertEqual(uc.expected_file(str(first), 'uthread', 1),
+                         Path('tests/uthread.linux.out'))
+        self.assertIsNone(uc.expected_file(None, 'uthread', 1))
+
+    def test_uconform_keeps_its_file_names(self):
+        self.assertEqual(uc.file_name('uconform', 'linux.txt'), 'linux.txt')
+        self.assertEqual(uc.file_name('uthread', 'linux.txt'),
+                         'uthread.linux.txt')
+
+
 class Diff(unittest.TestCase):
     def quiet(self, *args):
         out = io.StringIO()

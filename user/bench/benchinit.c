@@ -8,8 +8,10 @@
  *     bench: boot tsc=T                 rdtsc at this program's first
  *                                       instruction (its ELF entry point)
  *     ...                               getppid_bench, pipe_bench,
- *                                       schedstats_bench, pipe_bench again
- *                                       with schedstats on
+ *                                       schedstats_bench, pipe_bench of two
+ *                                       threads, futex_bench, pipe_bench
+ *                                       again with schedstats on; with the
+ *                                       argument "smp" instead: run_smp()
  *     bench: jl <module's lines>        when /bench_jl.ko exists: loaded
  *                                       (finit_module), its /proc/bench_jl
  *                                       copied out (Linux only)
@@ -28,6 +30,7 @@
  * powering off.
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -54,11 +57,15 @@ asm(".pushsection .text\n"
 
 static unsigned long scale = 1;
 
-/* Runs DIR/PROG with one numeric argument; 0 if it exited with 0. */
-static int run(const char *dir, const char *prog, unsigned long arg)
+/*
+ * Runs DIR/PROG with a numeric argument (scaled) and up to two more (a, b
+ * or NULL); 0 if it exited with 0.
+ */
+static int run_args(const char *dir, const char *prog, unsigned long arg,
+		    const char *a, const char *b)
 {
 	char path[256], num[32];
-	char *argv[3] = { path, num, NULL };
+	char *argv[5] = { path, num, (char *)a, a ? (char *)b : NULL, NULL };
 	char *envp[] = { NULL };
 	int status;
 	pid_t pid;
@@ -85,6 +92,27 @@ static int run(const char *dir, const char *prog, unsigned long arg)
 		return 0;
 	printf("bench: %s error=status status=%d\n", prog, status);
 	return -1;
+}
+
+static int run(const char *dir, const char *prog, unsigned long arg)
+{
+	return run_args(dir, prog, arg, NULL, NULL);
+}
+
+/*
+ * "smp" (an argument: init_args here, a bare word of Linux's command
+ * line): the benchmarks of a machine with more CPUs, unpinned or on two
+ * CPUs: the pipe round trip of processes and of threads placed by the
+ * scheduler, a futex wake-up across CPUs.
+ */
+static int run_smp(const char *dir)
+{
+	int failed = 0;
+
+	failed += run_args(dir, "pipe_bench", 10000, "any", NULL) < 0;
+	failed += run_args(dir, "pipe_bench", 10000, "any", "threads") < 0;
+	failed += run_args(dir, "futex_bench", 10000, "0", "1") < 0;
+	return failed;
 }
 
 /*
@@ -174,6 +202,7 @@ int main(int argc, char **argv)
 {
 	/* Linux passes unknown kernel parameters ("nokaslr") as arguments. */
 	const char *dir = argc > 1 && argv[1][0] == '/' ? argv[1] : "/bin";
+	bool smp = false;
 	const char *mode = getenv("bench_mode");
 	const char *loops = getenv("bench_loops");
 	int failed = 0;
@@ -186,6 +215,12 @@ int main(int argc, char **argv)
 	    errno != EBUSY)
 		printf("bench: %s error=mount_proc errno=%d\n", NAME, errno);
 
+	for (int i = 1; i < argc; i++)
+		smp |= !strcmp(argv[i], "smp");
+	if (smp) {
+		failed += run_smp(dir);
+		goto out;
+	}
 	if (mode && !strcmp(mode, "stress")) {
 		char params[64] = "";
 
@@ -200,6 +235,8 @@ int main(int argc, char **argv)
 	failed += run(dir, "getppid_bench", 100000) < 0;
 	failed += run(dir, "pipe_bench", 10000) < 0;
 	failed += run(dir, "schedstats_bench", 10) < 0;
+	failed += run_args(dir, "pipe_bench", 10000, "0", "threads") < 0;
+	failed += run_args(dir, "futex_bench", 10000, "0", "0") < 0;
 	if (bench_schedstats_write(1) == 0) {
 		failed += run(dir, "pipe_bench", 10000) < 0;
 		if (bench_schedstats_write(0))

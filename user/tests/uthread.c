@@ -367,8 +367,9 @@ static void check_cancel(void)
 	msleep(20);
 	pthread_cancel(t);
 	pthread_join(t, &r);
-	expect("cancel_read", "canceled yes cleanup 1", "canceled %s cleanup %d",
-	       yes(r == PTHREAD_CANCELED), atomic_load(&cleanups));
+	expect("cancel_read", "canceled yes cleanup 1",
+	       "canceled %s cleanup %d", yes(r == PTHREAD_CANCELED),
+	       atomic_load(&cleanups));
 	pthread_create(&t, NULL, blocked_condwait, NULL);
 	msleep(20);
 	pthread_cancel(t);
@@ -552,7 +553,8 @@ static void check_exits(void)
 		pthread_create(&t, NULL, late_return, NULL);
 		pthread_exit(NULL); /* the process ends with its last thread */
 	}
-	expect("main_pthread_exit", "exited 0", "%s", decode(child_status(pid)));
+	expect("main_pthread_exit", "exited 0", "%s",
+	       decode(child_status(pid)));
 
 	pthread_create(&t, NULL, forker, NULL);
 	pthread_join(t, &r);
@@ -823,7 +825,8 @@ static void check_affinity(void)
 	     sched_setaffinity(0, sizeof(set), &set));
 	call("setaffinity_no_thread", "-1 ESRCH",
 	     sched_setaffinity(0x3fffffff, sizeof(all), &all));
-	call("setaffinity_restore", "0", sched_setaffinity(0, sizeof(all), &all));
+	call("setaffinity_restore", "0",
+	     sched_setaffinity(0, sizeof(all), &all));
 }
 
 /*
@@ -885,9 +888,8 @@ static void check_rusage(void)
 
 	msleep(5);
 	getrusage(RUSAGE_SELF, &ru);
-	expect("getrusage_self", "nvcsw yes maxrss yes",
-	       "nvcsw %s maxrss %s", yes(ru.ru_nvcsw > 0),
-	       yes(ru.ru_maxrss > 0));
+	expect("getrusage_self", "nvcsw yes maxrss yes", "nvcsw %s maxrss %s",
+	       yes(ru.ru_nvcsw > 0), yes(ru.ru_maxrss > 0));
 	call("getrusage_thread", "0", getrusage(RUSAGE_THREAD, &ru));
 	call("getrusage_bad_who", "-1 EINVAL", getrusage(5, &ru));
 	call("getrusage_fault", "-1 EFAULT",
