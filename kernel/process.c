@@ -1298,16 +1298,17 @@ struct itimerval64 {
 
 #define ITIMER_REAL 0
 
+/* Rounded up to the next jiffy; 0 stays 0. */
 static unsigned long timeval_to_jiffies(const struct timeval64 *tv)
 {
-	u64 us = tv->sec * 1000000ULL + tv->usec;
+	u64 us = (u64)tv->sec * 1000000ULL + tv->usec;
 
-	return us ? usecs_to_jiffies(us) : 0;
+	return DIV_ROUND_UP(us, 1000000ULL / HZ);
 }
 
 static struct timeval64 jiffies_to_timeval(unsigned long j)
 {
-	return ns_to_timeval((u64)jiffies_to_usecs(j) * 1000);
+	return ns_to_timeval((u64)j * TICK_NSEC);
 }
 
 /* ITIMER_REAL now, process_lock held. */

@@ -445,8 +445,6 @@ static void __schedule(bool preempt)
 	next = pick_next_task(rq);
 	if (schedstat_enabled())
 		__schedstat_wait_end(rq, next);
-	if (next == prev && next != rq->idle)
-		rq->nr_queued--; /* it stays current: out of the count */
 	if (next != prev) {
 		rq->stats.switches++;
 		if (preempt || prev_state == TASK_RUNNING)
@@ -461,6 +459,8 @@ static void __schedule(bool preempt)
 		/* This task may have moved while it was out: lock of here. */
 		rq = this_cpu_ptr(&runqueues);
 		finish_task_switch(prev);
+	} else if (next != rq->idle) {
+		rq->nr_queued--; /* it stays current: out of the count */
 	}
 	rq_unlock(rq, flags);
 	sched_push_leaving(rq);
@@ -670,11 +670,12 @@ bool wake_up_process(struct task_struct *p)
 			if (schedstat_enabled())
 				__schedstat_wakeup(rq, p);
 			/* Its CPU is going or gone: it wakes up elsewhere. */
-			if (unlikely(rq->draining))
+			if (unlikely(rq->draining)) {
 				push = true;
-			else if (p->proc && sched_spreads())
-				to = select_task_rq(p);
-			if (to == p->cpu || (to == NR_CPUS && !push)) {
+			} else if (unlikely(sched_spreads()) && p->proc &&
+				   (to = select_task_rq(p)) != p->cpu) {
+				/* in flight: queued on to below */
+			} else {
 				to = NR_CPUS;
 				enqueue_task(rq, p);
 				resched_cpu(p->cpu);
