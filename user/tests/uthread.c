@@ -830,7 +830,7 @@ static void check_affinity(void)
 }
 
 /*
- * Four busy processes: within 3 s there is a moment when they run on as
+ * Four busy processes: within 5 s there is a moment when they run on as
  * many CPUs as there are (up to four), each reporting its CPU every 20 ms
  * through a pipe. (Moments, not the end: a CPU may be busy for a while
  * with something else, in either kernel.)
@@ -839,8 +839,8 @@ static void check_busy_spread(void)
 {
 	int n = sysconf(_SC_NPROCESSORS_ONLN), want = n < 4 ? n : 4;
 	int rep[2], last[4] = { -1, -1, -1, -1 }, i, distinct = 0;
-	long deadline = now_ms() + 3000;
 	unsigned char b;
+	long deadline;
 	pid_t pid[4];
 
 	pipe(rep);
@@ -859,6 +859,7 @@ static void check_busy_spread(void)
 		}
 	}
 	close(rep[1]);
+	deadline = now_ms() + 5000;
 	while (distinct < want && now_ms() < deadline &&
 	       read(rep[0], &b, 1) == 1) {
 		unsigned int seen = 0;
