@@ -615,11 +615,9 @@ static bool thread_must_exit(struct uthread *t)
  * sleeps in pipes, futexes and wait4() end with -ERESTARTSYS so that it
  * does.
  */
-bool process_signal_pending(void)
+static bool __process_signal_pending(struct uthread *t, u64 all)
 {
-	struct uthread *t = current_thread();
 	struct process *p = t->proc;
-	u64 all = READ_ONCE(t->sig_pending) | READ_ONCE(p->sig_shared);
 	u64 pending = (all & ~t->sig_blocked) | (all & SIG_BIT(SIGKILL));
 	int sig;
 
@@ -635,6 +633,17 @@ bool process_signal_pending(void)
 			return true;
 	}
 	return false;
+}
+
+bool process_signal_pending(void)
+{
+	struct uthread *t = current_thread();
+	struct process *p = t->proc;
+	u64 all = READ_ONCE(t->sig_pending) | READ_ONCE(p->sig_shared);
+
+	if (likely(!all) && likely(!READ_ONCE(p->group_exit)))
+		return false;
+	return __process_signal_pending(t, all);
 }
 
 /*

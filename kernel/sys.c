@@ -428,6 +428,8 @@ static long sys_sched_setaffinity(unsigned long pid, unsigned long len,
 	if (!t)
 		return -ESRCH;
 	ret = sched_setaffinity(t, mask);
+	if (!ret && t == current)
+		sched_move_current();
 	put_task_struct(t);
 	return ret;
 }

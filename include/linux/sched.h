@@ -40,8 +40,9 @@
 #define PF_IDLE 0x00000002 /* the CPU's idle task */
 #define PF_KTHREAD 0x00200000
 #define PF_NO_SETAFFINITY 0x04000000 /* kthread_bind()ed */
-#define PF_OOPS_EXITS 0x08000000 /* an oops ends the kthread, not the kernel \
-				  */
+#define PF_OOPS_EXITS                                          \
+	0x08000000 /* an oops ends the kthread, not the kernel \
+		    */
 
 #define TASK_COMM_LEN 16
 
@@ -228,10 +229,13 @@ int sched_cpu_activate(unsigned int cpu);
 bool sched_move_sleeping_task(struct task_struct *p, unsigned int cpu);
 /*
  * Sets the CPUs p may run on (bit n: CPU n) and moves it into them: at
- * once if it sleeps or waits in a queue, at its next switch if it runs
- * (current: before this returns). -EINVAL if mask has no active CPU.
+ * once if it sleeps or waits in a queue; if it runs, when it next wakes
+ * up or an idle CPU of the mask pulls it. -EINVAL if mask has no active
+ * CPU. sched_move_current() moves the current task into its mask now
+ * (it sleeps until a kworker wakes it there). Process context.
  */
 int sched_setaffinity(struct task_struct *p, u64 mask);
+void sched_move_current(void);
 struct sched_stats sched_cpu_stats(unsigned int cpu);
 unsigned int sched_nr_running(unsigned int cpu);
 

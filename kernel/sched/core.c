@@ -33,6 +33,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/warn_record.h>
+#include <linux/workqueue.h>
 #include <trace/events/sched.h>
 #include <asm/user.h>
 
@@ -83,13 +84,31 @@ static __always_inline bool task_allowed(struct task_struct *p,
 	return p->cpus_allowed & (1ULL << cpu);
 }
 
+/*
+ * On from the late initcall sched_spread_init() if more than one CPU is
+ * online then (it stays on): the wake-up's placement and the idle pull
+ * cost one NOP on a machine of one CPU.
+ */
+static DEFINE_STATIC_KEY_FALSE(sched_spread_key);
+
 /* More than one CPU is active: user tasks are spread over them. */
 static __always_inline bool sched_spreads(void)
 {
-	unsigned long m = READ_ONCE(cpu_active_mask->bits[0]);
+	unsigned long m;
 
+	if (!static_branch_unlikely(&sched_spread_key))
+		return false;
+	m = READ_ONCE(cpu_active_mask->bits[0]);
 	return m & (m - 1);
 }
+
+static int __init sched_spread_init(void)
+{
+	if (num_online_cpus() > 1)
+		static_branch_enable(&sched_spread_key);
+	return 0;
+}
+late_initcall(sched_spread_init);
 
 static void rq_lock(struct rq *rq, unsigned long *flags)
 {
@@ -316,7 +335,8 @@ static struct task_struct *pick_next_task(struct rq *rq)
 		return rq->idle;
 	p = list_first_entry(&rq->queue, struct task_struct, run_list);
 	list_del_init(&p->run_list);
-	return p; /* still counted in nr_queued: see context_switch() */
+	rq->nr_queued--;
+	return p;
 }
 
 static LIST_HEAD(dead_tasks);
@@ -344,14 +364,8 @@ static void finish_task_switch(struct task_struct *prev)
 	fire_sched_in_preempt_notifiers(current);
 }
 
-/*
- * Returns the task this CPU switched from when current runs again. next
- * leaves nr_queued only once it is current_task: a CPU that reads
- * nr_queued, then current_task (cpu_idle_now()), never sees this one
- * idle while it switches to a task.
- */
-static struct task_struct *context_switch(struct rq *rq,
-					  struct task_struct *prev,
+/* Returns the task this CPU switched from when current runs again. */
+static struct task_struct *context_switch(struct task_struct *prev,
 					  struct task_struct *next)
 {
 	int pc = this_cpu_read(__preempt_count);
@@ -362,8 +376,6 @@ static struct task_struct *context_switch(struct rq *rq,
 	next->on_cpu = 1;
 	next->slice_ticks = 0;
 	this_cpu_write(current_task, next);
-	if (next != rq->idle)
-		WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);
 	if (prev->proc || next->proc) /* page tables, FPU, kernel stack */
 		arch_switch_user(prev, next);
 	return __switch_to_asm(prev, next);
@@ -371,13 +383,8 @@ static struct task_struct *context_switch(struct rq *rq,
 
 static void sched_push_task(struct task_struct *p);
 
-/*
- * The tasks a switch parked on rq->pushed (prev not allowed here any
- * more, or rq draining) go to CPUs they may run on, from whichever task
- * runs after the switch, once rq->lock is free: a task is pushed only
- * once it is off its CPU.
- */
-static void __sched_push_leaving(struct rq *rq)
+/* The pushed tasks of this draining CPU go to active CPUs. Idle task. */
+static void sched_push_pushed(struct rq *rq)
 {
 	struct list_head list;
 	unsigned long flags;
@@ -395,22 +402,13 @@ static void __sched_push_leaving(struct rq *rq)
 	}
 }
 
-static __always_inline void sched_push_leaving(struct rq *rq)
-{
-	if (unlikely(!list_empty(&rq->pushed)))
-		__sched_push_leaving(rq);
-}
-
 /* The first code of a new task, from ret_from_kthread (switch_64.S). */
 __visible void schedule_tail(struct task_struct *prev)
 {
-	struct rq *rq = cpu_rq(smp_processor_id());
-
 	finish_task_switch(prev);
-	do_raw_spin_unlock(&rq->lock);
+	do_raw_spin_unlock(&cpu_rq(smp_processor_id())->lock);
 	preempt_count_sub(1);
 	local_irq_enable();
-	sched_push_leaving(rq);
 }
 
 /*
@@ -434,36 +432,34 @@ static void __schedule(bool preempt)
 	prev_state = READ_ONCE(prev->state);
 	if (!preempt && prev_state != TASK_RUNNING) {
 		prev->on_rq = 0;
+		prev->nvcsw++; /* it leaves the queue: next is another task */
 		if (schedstat_enabled())
 			prev->stats.sleep_start = schedstat_clock();
 	} else if (prev->flags & PF_IDLE) {
-	} else if (rq->draining || unlikely(!task_allowed(prev, prev->cpu))) {
+	} else if (rq->draining) {
 		list_add_tail(&prev->run_list, &rq->pushed);
+		prev->nivcsw++;
 	} else {
 		enqueue_task(rq, prev);
+		prev->nivcsw++; /* undone below if it stays */
 	}
 	next = pick_next_task(rq);
 	if (schedstat_enabled())
 		__schedstat_wait_end(rq, next);
 	if (next != prev) {
 		rq->stats.switches++;
-		if (preempt || prev_state == TASK_RUNNING)
-			prev->nivcsw++;
-		else
-			prev->nvcsw++;
 		if (preempt)
 			rq->stats.preemptions++;
 		trace_sched_switch(preempt, prev, next, prev_state);
 		fire_sched_out_preempt_notifiers(prev, next);
-		prev = context_switch(rq, prev, next);
+		prev = context_switch(prev, next);
 		/* This task may have moved while it was out: lock of here. */
 		rq = this_cpu_ptr(&runqueues);
 		finish_task_switch(prev);
-	} else if (next != rq->idle) {
-		rq->nr_queued--; /* it stays current: out of the count */
+	} else if (!(prev->flags & PF_IDLE)) {
+		prev->nivcsw--; /* picked again: no switch */
 	}
 	rq_unlock(rq, flags);
-	sched_push_leaving(rq);
 }
 
 bool sched_may_sleep(void)
@@ -610,13 +606,18 @@ static void sched_push_task(struct task_struct *p)
 }
 
 /* cpu runs its idle task with nothing queued (a racy look: a hint). */
+/*
+ * cpu runs its idle task with nothing queued and no switch under way (a
+ * racy look: a hint). A switch takes its task off the queue before it
+ * makes it current, both under rq->lock: a held lock counts as busy.
+ */
 static bool cpu_idle_now(unsigned int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	if (READ_ONCE(rq->nr_queued)) /* first: see context_switch() */
-		return false;
-	return READ_ONCE(per_cpu(current_task, cpu)) == rq->idle;
+	return !READ_ONCE(rq->nr_queued) &&
+	       READ_ONCE(per_cpu(current_task, cpu)) == rq->idle &&
+	       !spin_is_locked(&rq->lock);
 }
 
 /*
@@ -734,16 +735,56 @@ int sched_setaffinity(struct task_struct *p, u64 mask)
 		sched_push_task(p);
 		return 0;
 	}
-	/* Running: its next switch parks it on pushed (__schedule()). */
-	if (p == current) {
-		rq_unlock(rq, flags);
-		__schedule(true);
-		return 0;
-	}
-	per_cpu(sched_need_resched, cpu) = 1;
+	/*
+	 * Running: it moves when it next wakes up (select_task_rq()) or an
+	 * idle CPU of its mask pulls it; the current task may move itself
+	 * now with sched_move_current().
+	 */
 	rq_unlock(rq, flags);
-	arch_smp_send_reschedule(cpu);
 	return 0;
+}
+
+struct sched_move {
+	struct work_struct work;
+	struct task_struct *task;
+	unsigned int cpu;
+};
+
+/* A kworker: once the mover is asleep off its CPU, it wakes on cpu. */
+static void sched_move_work(struct work_struct *work)
+{
+	struct sched_move *m = container_of(work, struct sched_move, work);
+	struct task_struct *t = m->task;
+
+	while (!sched_move_sleeping_task(t, m->cpu))
+		yield();
+	wake_up_process(t);
+}
+
+/*
+ * The current task, running on a CPU its mask does not hold, goes to
+ * sleep and a kworker wakes it on one that it does: returns there, once
+ * the kworker is done with the work, which lives on this stack.
+ */
+void sched_move_current(void)
+{
+	struct sched_move m = { .task = current };
+
+	if (task_allowed(current, smp_processor_id()))
+		return;
+	m.cpu = select_fallback_cpu(current);
+	INIT_WORK(&m.work, sched_move_work);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule_work(&m.work);
+	for (;;) {
+		schedule();
+		if (READ_ONCE(current->cpu) == m.cpu)
+			break;
+		set_current_state(TASK_UNINTERRUPTIBLE); /* woken early */
+	}
+	__set_current_state(TASK_RUNNING);
+	while (work_pending(&m.work) || READ_ONCE(m.work.running))
+		yield(); /* the kworker still returns from it */
 }
 
 /*
@@ -918,7 +959,7 @@ void __noreturn cpu_idle(void)
 		if (!list_empty(&dead_tasks))
 			task_reap_dead();
 		if (unlikely(rq->draining)) {
-			sched_push_leaving(rq);
+			sched_push_pushed(rq);
 			cpuhp_idle_check_dead();
 		} else if (sched_spreads() &&
 			   sched_pull_task(smp_processor_id())) {
