@@ -47,8 +47,9 @@ DEFINE_PER_CPU(unsigned long, cpu_kernel_sp);
 DEFINE_PER_CPU(int *, cpu_exit_work);
 /*
  * The address space whose page tables this CPU has loaded (NULL: the
- * kernel's), written before CR3 is: mm_flush_tlb() reads it to find the
- * CPUs to flush.
+ * kernel's), written before CR3 is, and written whenever CR3 is after
+ * boot: the switch compares it instead of reading CR3, mm_flush_tlb()
+ * reads it to find the CPUs to flush.
  */
 DEFINE_PER_CPU(struct mm_struct *, cpu_user_mm);
 /* Where cpu_exit_work points once the thread it pointed into is gone. */
@@ -127,11 +128,9 @@ void fpu_init_state(void *buf)
 
 void switch_to_kernel_mm(void)
 {
-	phys_addr_t k = __pa(kernel_pgd_table());
-
-	if ((read_cr3() & PTE_PFN_MASK) != k) {
+	if (this_cpu_read(cpu_user_mm)) {
 		this_cpu_write(cpu_user_mm, NULL);
-		write_cr3(k);
+		write_cr3(__pa(kernel_pgd_table()));
 	}
 }
 
@@ -168,7 +167,7 @@ void arch_switch_user(struct task_struct *prev, struct task_struct *next)
 	this_cpu_write(cpu_exit_work, &nt->exit_work);
 	cpu_set_rsp0(next->stack + THREAD_SIZE);
 	mm = next->proc->mm;
-	if ((read_cr3() & PTE_PFN_MASK) != mm->pgd)
+	if (this_cpu_read(cpu_user_mm) != mm)
 		switch_to_user_mm(mm);
 	asm volatile("fxrstorq %0" : : "m"(nt->fpu));
 	wrmsr(MSR_FS_BASE, nt->fsbase);
