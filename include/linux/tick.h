@@ -27,7 +27,7 @@
  * the tick interrupt
  *	On each CPU, acknowledges the interrupt first (so that the next
  *	tick can arrive while timers run), then calls
- *	tick_handle_periodic() with interrupts disabled.
+ *	tick_periodic(ktime_get_ns()) with interrupts disabled.
  * void tick_start_this_cpu(void)
  *	On a CPU coming online after boot (CPU hotplug): starts its tick if
  *	time_init() started the others'.
@@ -43,11 +43,9 @@ DECLARE_PER_CPU(unsigned long, tick_count);
 /* False if the command line said tick=off. */
 bool tick_enabled(void);
 
-/* The tick interrupt's work, after the acknowledgement. */
-void tick_handle_periodic(void);
-
 /*
- * The same at time now (ns, ktime_get_ns()'s clock): on the boot CPU
+ * The tick interrupt's work at time now (ns, ktime_get_ns()'s clock), after
+ * the acknowledgement: on the boot CPU
  * jiffies catch up with now, then this CPU counts the tick and runs its
  * due timers. Interrupts disabled; disabled again on return (timers run
  * with them enabled). The benchmark calls it with a time of its own.

@@ -35,7 +35,5 @@ unsigned long copy_from_user(void *to, const void __user *from,
 unsigned long copy_to_user(void __user *to, const void *from,
 			   unsigned long n);
 long strncpy_from_user(char *dst, const char __user *src, long n);
-/* Zeroes n bytes of user memory: the bytes not cleared. */
-unsigned long clear_user(void __user *to, unsigned long n);
 
 #endif /* _LINUX_UACCESS_H */

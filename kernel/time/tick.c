@@ -2,7 +2,7 @@
 /*
  * The periodic tick's generic half (<linux/tick.h>): jiffies, the per-CPU
  * tick counts, tick=off. The architecture starts the interrupt and calls
- * tick_handle_periodic() from it.
+ * tick_periodic() from it.
  */
 #include <linux/kernel.h>
 #include <linux/export.h>
@@ -53,9 +53,4 @@ void tick_periodic(u64 now)
 	scheduler_tick();
 	rcu_tick_qs();
 	run_local_timers();
-}
-
-void tick_handle_periodic(void)
-{
-	tick_periodic(ktime_get_ns());
 }

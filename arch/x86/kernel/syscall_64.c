@@ -483,20 +483,3 @@ long strncpy_from_user(char *dst, const char __user *src, long n)
 		return -EFAULT;
 	return ret;
 }
-
-unsigned long clear_user(void __user *to, unsigned long n)
-{
-	static const u8 zeroes[256];
-	unsigned long left = n;
-
-	while (left) {
-		unsigned long k = min(left, sizeof(zeroes)), r;
-
-		r = copy_to_user(to, zeroes, k);
-		left -= k - r;
-		if (r)
-			break;
-		to = (u8 __user *)to + k;
-	}
-	return left;
-}

@@ -155,15 +155,6 @@ void user_free_frame(phys_addr_t pa)
 	ut_free(pa);
 }
 
-bool user_unmap_page(phys_addr_t pgd, unsigned long va)
-{
-	phys_addr_t pa = user_clear_page(pgd, va);
-
-	if (pa)
-		ut_free(pa);
-	return pa;
-}
-
 unsigned long user_next_mapped(phys_addr_t pgd, unsigned long va,
 			       unsigned long end)
 {

@@ -32,8 +32,6 @@ int user_map_page(phys_addr_t pgd, unsigned long va, phys_addr_t pa,
 		  unsigned int uprot);
 /* The frame mapped at va and its protection (if uprot), or 0. */
 phys_addr_t user_lookup(phys_addr_t pgd, unsigned long va, unsigned int *uprot);
-/* Unmaps va and frees its frame: true if it was mapped. Caller flushes. */
-bool user_unmap_page(phys_addr_t pgd, unsigned long va);
 /*
  * The first mapped page in [va, end) (va page-aligned), or end: absent
  * tables are skipped whole, so an empty range costs a walk per table.
