@@ -8,6 +8,7 @@ and its modules (ktap.py, verdict.py, qemu.py).
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -16,12 +17,16 @@ import shlex
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import kunit_results
+import kunit_suites
 import qemu
+import testsched
 from ktap import (FAILED, INCOMPLETE, SKIPPED, XFAIL, Counts, KtapParser,
                   clean)
 from verdict import (EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, Expectations,
@@ -137,6 +142,7 @@ def display_path(path):
 
 MODULE_LINE_RE = re.compile(r'^\s*# module: (\S+)$')
 SUBTEST_LINE_RE = re.compile(r'^\s*# Subtest: (\S+)$')
+TOP_SUBTEST_RE = re.compile(r'^ {4}# Subtest: (\S+)$')
 
 
 def module_suites(lines):
@@ -180,11 +186,15 @@ class SerialSession:
     """Consumes serial lines: logs them, echoes them, parses them."""
 
     def __init__(self, raw_output=False, log_path=None):
-        self.parser = KtapParser(on_suite=print_suite_result)
+        self.parser = KtapParser(on_suite=self._suite_done)
         self.raw_output = raw_output
         self.lines = []
         self.panic = None
         self.log = None
+        # When each top-level suite started and how long it ran (seconds).
+        self.started = time.monotonic()
+        self.suite_start = {}
+        self.suite_times = {}
         if log_path is not None:
             self.log = open(log_path, 'w', encoding='utf-8', buffering=1)
 
@@ -196,10 +206,19 @@ class SerialSession:
             self.log.close()
             self.log = None
 
+    def _suite_done(self, node):
+        now = time.monotonic()
+        self.suite_times[node.label] = now - self.suite_start.get(
+            node.label, now)
+        print_suite_result(node)
+
     def feed(self, line):
         if self.log:
             self.log.write(line + '\n')
         self.lines.append(line)
+        match = TOP_SUBTEST_RE.match(line)
+        if match:
+            self.suite_start[match.group(1)] = time.monotonic()
         if self.raw_output:
             print(line)
         if self.panic is None and 'Kernel panic' in line:
@@ -214,7 +233,9 @@ class SerialSession:
                         ktap_errors=list(self.parser.errors), where=where,
                         panic=self.panic, log='\n'.join(self.lines) + '\n',
                         qemu=result,
-                        interrupted=result is not None and result.interrupted)
+                        interrupted=result is not None and result.interrupted,
+                        suites={node.label: len(node.children)
+                                for node in self.parser.suites()})
 
 
 def read_log(path):
@@ -259,6 +280,8 @@ class RunConfig:
     raw_output: bool = False
     no_build: bool = False
     expect: Expectations = field(default_factory=Expectations)
+    name: str = ''                      # the plan run's name
+    jobs: int = 2                       # make -j
 
     @property
     def cmdline(self):
@@ -270,6 +293,21 @@ class RunConfig:
     @property
     def iso(self):
         return self.build_dir / 'kernel.iso'
+
+    @property
+    def kernel(self):
+        """The build directory of the kernel this run boots."""
+        return self.kernel_dir or self.build_dir
+
+
+@dataclass
+class Outcome:
+    """What one run gives back: its verdict, its suites and its times."""
+    verdict: object
+    suites: list = field(default_factory=list)
+    suite_times: dict = field(default_factory=dict)
+    build_time: float = 0.0
+    boot_time: float = 0.0
 
 
 def resolve_fragment(name, bases):
@@ -283,19 +321,38 @@ def resolve_fragment(name, bases):
     return str((bases[0] / path).resolve())
 
 
+# The processes the runner started, killed when it is interrupted.
+_children = set()
+
+
+def kill_children():
+    for proc in list(_children):
+        try:
+            os.killpg(proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 def _run_logged(cmd, log):
     log.write(f'$ {shlex.join(cmd)}\n')
     log.flush()
     # Each build keeps its .config in its own O=: an inherited
-    # KCONFIG_CONFIG would make them all share one.
-    env = {k: v for k, v in os.environ.items() if k != 'KCONFIG_CONFIG'}
+    # KCONFIG_CONFIG would make them all share one; nor is a parent
+    # make's job server (MAKEFLAGS) theirs.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('KCONFIG_CONFIG', 'MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
     try:
-        return subprocess.run(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                              stdout=log, stderr=subprocess.STDOUT,
-                              env=env).returncode == 0
+        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
     except OSError as exc:
         log.write(f'cannot run {cmd[0]}: {exc.strerror}\n')
         return False
+    _children.add(proc)
+    try:
+        return proc.wait() == 0
+    finally:
+        _children.discard(proc)
 
 
 TEST_BASE_CONFIG = REPO_ROOT / 'tests' / 'configs' / 'kunit.config'
@@ -304,7 +361,7 @@ TEST_BASE_CONFIG = REPO_ROOT / 'tests' / 'configs' / 'kunit.config'
 def build_steps(cfg):
     """The make commands of a build, and what they build."""
     make = shlex.split(os.environ.get('KUNIT_MAKE', '')) or ['make']
-    iso = make + [f'CMDLINE={cfg.cmdline}', '-j2', 'iso']
+    iso = make + [f'CMDLINE={cfg.cmdline}', f'-j{cfg.jobs}', 'iso']
     if cfg.kernel_dir:
         return ([iso + [f'O={cfg.kernel_dir}', f'ISO_DIR={cfg.build_dir}']],
                 f'the kernel of {display_path(cfg.kernel_dir)}')
@@ -359,6 +416,43 @@ def prepare_kernel(cfg):
     return None
 
 
+_suites_cache = {}
+_suites_lock = threading.Lock()
+
+
+def expected_suites(cfg):
+    """The suites the run must report (scripts/kunit_suites.py), or None
+    when the run does not run suites as built: benchmarks (bench=) or an
+    attribute filter (kunit.filter=), which the host does not model."""
+    args = cfg.kernel_args
+    if any(a.startswith(('bench=', 'kunit.filter=')) for a in args):
+        return None
+    glob = cfg.filter
+    for arg in args:
+        if arg.startswith('kunit.filter_glob='):
+            glob = arg.split('=', 1)[1]
+    kernel = str(cfg.kernel)
+    with _suites_lock:
+        if kernel not in _suites_cache:
+            _suites_cache[kernel] = kunit_suites.built_suites(kernel)
+        built = _suites_cache[kernel]
+    return kunit_suites.expected(cfg.kernel, glob, built)
+
+
+def print_missing(cfg, verdict, session):
+    config = ', '.join(display_path(f) for f in cfg.fragments) or (
+        f'the kernel of {display_path(cfg.kernel)}' if cfg.kernel_dir
+        else 'the test base only')
+    print(f'error: {len(verdict.missing)} suites missing in '
+          f'{display_path(cfg.kernel)} ({config}; filter '
+          f'{cfg.filter or "none"}):')
+    for line in verdict.missing:
+        print(f'  {line}')
+    tail = session.lines[-CRASH_TAIL_LINES // 2:]
+    if tail:
+        print_lines(f'last {len(tail)} serial lines:', tail)
+
+
 def boot_and_check(cfg):
     serial_log = cfg.build_dir / 'serial.log'
     stderr_log = cfg.build_dir / 'qemu-stderr.log'
@@ -368,41 +462,78 @@ def boot_and_check(cfg):
     mem = f', mem={cfg.mem}' if cfg.mem != qemu.DEFAULT_MEM else ''
     print(f'[qemu] booting {display_path(cfg.iso)} (cpus={cfg.cpus}{mem}, '
           f'timeout={cfg.timeout:g}s{icount})', flush=True)
+    expect = cfg.expect
+    if expect.expect_suites is None:
+        expect = dataclasses.replace(expect,
+                                     expect_suites=expected_suites(cfg))
     with SerialSession(cfg.raw_output, serial_log) as session:
         result = qemu.boot(argv, cfg.timeout, session.feed, stderr_log)
-    verdict = decide(session.happened(result), cfg.expect)
+    verdict = decide(session.happened(result), expect)
     report(session, verdict)
     stderr_tail = tail_of_file(stderr_log, STDERR_TAIL_LINES)
     if verdict.crashed and stderr_tail:
         print_lines('QEMU stderr:', stderr_tail)
     print(f'serial log: {display_path(serial_log)} '
           f'(QEMU {result.describe()}, {result.elapsed:.1f}s)')
+    if verdict.missing:
+        print_missing(cfg, verdict, session)
     print_messages(verdict)
-    return verdict
+    return Outcome(verdict, session.parser.suites(), session.suite_times,
+                   boot_time=result.elapsed)
 
 
-def execute_run(cfg):
-    """Build, boot, parse and report one run; prints all but the final line.
-    Returns the Verdict."""
-    interrupted = False
+def failed_outcome(cfg, error, interrupted=False):
+    verdict = decide(Happened(build_error=error, interrupted=interrupted),
+                     cfg.expect)
+    print_messages(verdict)
+    return Outcome(verdict)
+
+
+def prepare(cfg):
+    """The build half of a run: None, or the Outcome of a failed build."""
     try:
         error = prepare_kernel(cfg)
     except KeyboardInterrupt:
         print()
-        error, interrupted = 'interrupted by user during build', True
+        return failed_outcome(cfg, 'interrupted by user during build', True)
     except OSError as exc:
-        error = f'cannot create {display_path(cfg.build_dir)}: {exc.strerror}'
-    if not error:
-        return boot_and_check(cfg)
-    verdict = decide(Happened(build_error=error, interrupted=interrupted),
-                     cfg.expect)
-    print_messages(verdict)
-    return verdict
+        return failed_outcome(cfg, f'cannot create {display_path(cfg.build_dir)}: '
+                              f'{exc.strerror}')
+    return failed_outcome(cfg, error) if error else None
 
 
-# ---------------------------------------------------------------------------
-# Commands
-# ---------------------------------------------------------------------------
+def execute_run(cfg):
+    """Build, boot, parse and report one run; prints all but the final line.
+    Returns its Outcome."""
+    start = time.monotonic()
+    failed = prepare(cfg)
+    build_time = time.monotonic() - start
+    outcome = failed or boot_and_check(cfg)
+    outcome.build_time = build_time
+    return outcome
+
+
+def write_results(args, records, name=None):
+    """--json and --junit: the results of these runs."""
+    if not (args.json or args.junit):
+        return
+    group = kunit_results.to_json(records, name)
+    times = {f'{r.name}.{s}' if name else s: t
+             for r in records for s, t in r.suite_times.items()}
+    for path in (args.json, args.junit):
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    kunit_results.write(args.json, args.junit, group, times)
+
+
+def record_of(name, cfg, outcome):
+    return kunit_results.RunRecord(
+        name=name, verdict=outcome.verdict, suites=outcome.suites,
+        suite_times=outcome.suite_times,
+        config=' '.join(display_path(f) for f in cfg.fragments),
+        build_dir=display_path(cfg.kernel), build_time=outcome.build_time,
+        boot_time=outcome.boot_time)
+
 
 def cmd_run(args):
     cfg = RunConfig(
@@ -412,9 +543,10 @@ def cmd_run(args):
         mem=args.mem, timeout=args.timeout, icount=args.icount, qemu_args=args.qemu_args,
         raw_output=args.raw_output, no_build=args.no_build,
         expect=Expectations(expect_failure=args.expect_failure))
-    verdict = execute_run(cfg)
-    print(verdict.counts.final_line())
-    return verdict.code
+    outcome = execute_run(cfg)
+    write_results(args, [record_of('run', cfg, outcome)])
+    print(outcome.verdict.counts.final_line())
+    return outcome.verdict.code
 
 
 def cmd_parse(args):
@@ -436,7 +568,7 @@ PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
              'timeout': (int, float), 'expect_total': int,
              'expect_crash': list, 'mem': str, 'expect_log': list,
-             'kernel_from': str}
+             'kernel_from': str, 'cores': int}
 MEM_RE = re.compile(r'[1-9][0-9]*[KMG]?')
 
 
@@ -448,7 +580,7 @@ def _check_plan_value(where, key, value):
     if key in ('kconfig_add', 'kernel_args', 'expect_crash', 'expect_log'):
         if not all(isinstance(item, str) for item in value):
             raise PlanError(f'{where}: "{key}" must be a list of strings')
-    if key in ('cpus', 'timeout') and value <= 0:
+    if key in ('cpus', 'timeout', 'cores') and value <= 0:
         raise PlanError(f'{where}: "{key}" must be positive')
     if key == 'mem' and not MEM_RE.fullmatch(value):
         raise PlanError(f'{where}: "mem" must be a size like 256M or 8G')
@@ -528,19 +660,157 @@ def plan_run_config(entry, args, plan_dir):
         no_build=args.no_build, expect=entry_expectations(entry))
 
 
-def print_plan_results(entries, verdicts):
+def print_plan_results(entries, outcomes):
     """Per-run verdict lines; returns the aggregate Counts."""
     total = Counts()
     width = max(len(entry['name']) for entry in entries)
     print()
     print('Plan results:')
-    for index, entry in enumerate(entries):
-        if index >= len(verdicts):
+    for entry in entries:
+        outcome = outcomes.get(entry['name'])
+        if outcome is None:
             print(f'  {entry["name"]:<{width}}  NOT RUN')
             continue
-        print(f'  {entry["name"]:<{width}}  {verdicts[index].describe()}')
-        total.add(verdicts[index].plan_counts())
+        print(f'  {entry["name"]:<{width}}  {outcome.verdict.describe()}')
+        total.add(outcome.verdict.plan_counts())
     return total
+
+
+RESULTS_DIR = REPO_ROOT / 'build' / 'test-results'
+TIMES_FILE = RESULTS_DIR / 'times.json'
+# Estimates before any run was timed: a build, an ISO for another run's
+# kernel, a boot of every suite, a boot of a few.
+DEFAULT_ESTIMATES = {'build': 40.0, 'iso': 2.0, 'boot': 60.0,
+                     'filtered': 8.0}
+
+
+def load_estimates(path=TIMES_FILE):
+    """{job name: seconds} of the last timed run, if any."""
+    try:
+        data = json.loads(Path(path).read_text(encoding='utf-8'))
+        return {str(k): float(v) for k, v in data.get('jobs', {}).items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
+def _progress(outcome):
+    """"212 passed" for a progress line."""
+    verdict = outcome.verdict
+    if verdict.code == EXIT_OK and not verdict.expected:
+        return verdict.counts.final_line().replace(', 0 failed', '')
+    return verdict.describe()
+
+
+class PlanRun:
+    """The jobs of one plan run: its build (or ISO) and its boot."""
+
+    def __init__(self, entry, cfg):
+        self.entry, self.cfg = entry, cfg
+        self.name = entry['name']
+        self.log_path = cfg.build_dir / 'run.log'
+        self.outcome = None
+        self.build_time = 0.0
+
+    def _logged(self, mode, fn):
+        self.cfg.build_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, mode, encoding='utf-8') as log:
+            out = testsched.thread_output()
+            out.redirect(log)
+            try:
+                return fn()
+            finally:
+                out.redirect(None)
+
+    def build(self):
+        start = time.monotonic()
+        failed = self._logged('w', lambda: prepare(self.cfg))
+        self.build_time = time.monotonic() - start
+        if failed:
+            failed.build_time = self.build_time
+            self.outcome = failed
+            return testsched.JobResult(False, failed.verdict.describe(),
+                                       tail_of_file(self.log_path, 40))
+        return testsched.JobResult(True, 'built')
+
+    def boot(self):
+        outcome = self._logged('a', lambda: boot_and_check(self.cfg))
+        outcome.build_time = self.build_time
+        self.outcome = outcome
+        ok = outcome.verdict.code == EXIT_OK
+        details = [] if ok else read_log(self.log_path)
+        return testsched.JobResult(ok, _progress(outcome), details)
+
+
+def plan_jobs(entries, args, plan_dir, estimates):
+    """The scheduler's jobs for a plan, and its PlanRuns by name."""
+    runs, jobs, builds = {}, [], {}
+    for entry in entries:
+        cfg = plan_run_config(entry, args, plan_dir)
+        run = runs[entry['name']] = PlanRun(entry, cfg)
+        source = entry.get('kernel_from')
+        root = source
+        while root and runs[root].entry.get('kernel_from'):
+            root = runs[root].entry['kernel_from']
+        if root:
+            cfg.kernel_dir = runs[root].cfg.build_dir
+            cfg.jobs = 1
+            prep = testsched.Job(
+                f'iso:{run.name}', run.build, cores=1, deps=[builds[root]],
+                lock=str(cfg.kernel_dir), quiet=True,
+                estimate=estimates.get(f'iso:{run.name}',
+                                       DEFAULT_ESTIMATES['iso']))
+        else:
+            cfg.jobs = args.jobs
+            prep = builds[run.name] = testsched.Job(
+                f'build:{run.name}', run.build, cores=args.jobs,
+                lock=str(cfg.build_dir), quiet=True,
+                estimate=estimates.get(f'build:{run.name}',
+                                       DEFAULT_ESTIMATES['build']))
+        guess = DEFAULT_ESTIMATES['filtered' if entry.get('filter') or
+                                  entry.get('kernel_args') else 'boot']
+        boot = testsched.Job(run.name, run.boot, deps=[prep],
+                             cores=entry.get('cores') or 1,
+                             estimate=estimates.get(run.name, guess))
+        jobs += [prep, boot]
+    return runs, jobs
+
+
+def print_progress(job, index, total):
+    result = job.result
+    tag = f'[{index}/{total}]' if not job.quiet else '[build]'
+    testsched.say(f'{tag} {job.name}: {result.summary}, {job.elapsed:.0f} s')
+    if not result.ok:
+        for line in result.details:
+            testsched.say(f'  | {line}')
+
+
+def write_times(path, jobs, records):
+    """The time table as JSON, read back as the next run's estimates."""
+    data = {'jobs': {job.name: round(job.elapsed, 2) for job in jobs
+                     if job.start is not None and job.end is not None},
+            'suites': {f'{r.name}.{s}': round(t, 2) for r in records
+                       for s, t in r.suite_times.items()}}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, indent=1) + '\n', encoding='utf-8')
+
+
+def run_plan(entries, args, plan_dir, extra_jobs=(), on_done=None):
+    """Runs a plan's jobs (and extra_jobs, make test's host steps) on
+    args.jobs cores; returns (runs by name, every job in the order they
+    ended)."""
+    estimates = load_estimates()
+    runs, jobs = plan_jobs(entries, args, plan_dir, estimates)
+    for job in extra_jobs:
+        job.estimate = estimates.get(job.name, job.estimate)
+    sched = testsched.Scheduler(args.jobs, on_done or print_progress)
+    try:
+        done = sched.run(jobs + list(extra_jobs))
+    except KeyboardInterrupt:
+        sched.stop()
+        kill_children()
+        qemu.kill_all()
+        raise
+    return runs, done
 
 
 def cmd_plan(args):
@@ -551,18 +821,36 @@ def cmd_plan(args):
         print(Counts().final_line())
         return EXIT_ERROR
     plan_dir = Path(args.file).resolve().parent
-    verdicts = []
-    for entry in entries:
-        print(f'==== run {entry["name"]} ====', flush=True)
-        verdict = execute_run(plan_run_config(entry, args, plan_dir))
-        print(f'run {entry["name"]}: {verdict.describe()}')
-        verdicts.append(verdict)
-        if verdict.code == EXIT_INTERRUPTED:
-            break
-    total = print_plan_results(entries, verdicts)
-    code = max(verdict.code for verdict in verdicts)
-    if len(verdicts) < len(entries):
-        code = max(code, EXIT_INTERRUPTED)
+    testsched.thread_output()
+    runs, done = run_plan(entries, args, plan_dir)
+    return finish_plan(args, entries, runs, done)
+
+
+def finish_plan(args, entries, runs, done, steps=()):
+    """The plan's tables, results and closing line; returns its code.
+    steps: (name, ok, seconds) of make test's other steps."""
+    outcomes = {name: run.outcome for name, run in runs.items()
+                if run.outcome is not None}
+    total = print_plan_results(entries, outcomes)
+    records = [record_of(name, runs[name].cfg, outcomes[name])
+               for name in (e['name'] for e in entries) if name in outcomes]
+    table = kunit_results.time_table(records, [(n, t) for n, _, t in steps])
+    print()
+    for line in table:
+        print(line)
+    results = Path(args.results) if args.results else None
+    if results:
+        results.mkdir(parents=True, exist_ok=True)
+        (results / 'times.txt').write_text('\n'.join(table) + '\n',
+                                           encoding='utf-8')
+        write_times(results / 'times.json', done, records)
+        args.json = args.json or str(results / 'results.json')
+        args.junit = args.junit or str(results / 'results.xml')
+    write_results(args, records, 'make test')
+    codes = [outcome.verdict.code for outcome in outcomes.values()]
+    code = max(codes, default=EXIT_ERROR)
+    if len(outcomes) < len(entries):
+        code = max(code, EXIT_ERROR)
     print(total.final_line())
     return code
 
@@ -628,7 +916,11 @@ def case_happened(case, directory):
 
 def check_verdict_case(case, directory):
     """decide() on one case; returns (mismatches, its messages)."""
-    verdict = decide(case_happened(case, directory), entry_expectations(case))
+    expect = entry_expectations(case)
+    if 'expect_suites' in case:
+        expect.expect_suites = {name: (cases, where) for name, (cases, where)
+                                in case['expect_suites'].items()}
+    verdict = decide(case_happened(case, directory), expect)
     problems = []
     if verdict.code != case['code']:
         problems.append(f'exit {verdict.code}, expected {case["code"]}')
@@ -714,6 +1006,9 @@ FILE is a non-empty JSON list of runs, each an object with the keys:
                   --timeout)
   kernel_from     the name of an earlier run whose kernel this run boots
                   (only its own ISO, with its own command line, is built)
+  cores           host cores the boot keeps busy (default 1): 2 for a run
+                  whose cases need several vCPUs running at once (SMP
+                  stresses), which then runs alone
   expect_failure  true: the run must end cleanly with failed tests
   expect_total    the exact number of cases the run must report
   expect_crash    list of regexes (multi-line mode): the kernel must panic
@@ -734,7 +1029,8 @@ LINE" (the last line of output) and "kunit-selftest-expect-output: TEXT"
 DIR/{VERDICT_CASES} lists cases for the run verdict: a sample "log", a QEMU
 "status", "timed_out", "interrupted", "build_error", the plan keys
 "filter", "expect_failure", "expect_total", "expect_crash" and
-"expect_log", and what decide() must return: the exit "code", the
+"expect_log", "expect_suites" ({suite: [[case names] or null, where it
+was built]}), and what decide() must return: the exit "code", the
 plan-table line "describe" and "plan_counts", what the run adds to a
 plan's closing line.'''
 
@@ -778,6 +1074,23 @@ def add_qemu_options(parser):
     parser.add_argument('--no_build', action='store_true',
                         help='do not build; boot the existing kernel.iso (its '
                              'command line was fixed when it was built)')
+    parser.add_argument('--json', metavar='FILE',
+                        help='write the results as Linux\'s kunit.py --json '
+                             'does (KernelCI\'s format)')
+    parser.add_argument('--junit', metavar='FILE',
+                        help='write the results as JUnit XML')
+
+
+def add_plan_options(parser):
+    parser.add_argument('--jobs', type=positive_int,
+                        default=min(os.cpu_count() or 1, 2), metavar='N',
+                        help='host cores to keep busy: builds run make -jN, '
+                             'boots of runs whose "cores" is 1 run N at a '
+                             'time (default: the cores, at most 2)')
+    parser.add_argument('--results', metavar='DIR',
+                        help='write DIR/results.json, results.xml (unless '
+                             '--json, --junit say otherwise), times.txt and '
+                             'times.json (the next run\'s order)')
 
 
 def add_run_command(sub):
@@ -819,6 +1132,7 @@ def build_arg_parser():
                        f'{PLAN_HELP}\n\n{EXIT_CODES_HELP}\n\n{ENVIRONMENT_HELP}')
     plan.add_argument('file', metavar='FILE', help='JSON list of runs')
     add_qemu_options(plan)
+    add_plan_options(plan)
     plan.set_defaults(func=cmd_plan)
 
     parse = add_command(sub, 'parse', 'parse a saved serial log',

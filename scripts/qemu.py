@@ -149,6 +149,16 @@ def _drain(lines, on_line):
             on_line(line)
 
 
+# The QEMUs boot() is running, for kill_all().
+_running = set()
+
+
+def kill_all():
+    """Kills every QEMU boot() started and has not seen end (^C)."""
+    for proc in list(_running):
+        _kill_group(proc)
+
+
 def boot(argv, timeout, on_line, stderr_path):
     """Run argv, calling on_line(line) for each serial line; kill it after
     timeout seconds.  QEMU's stderr goes to stderr_path."""
@@ -163,6 +173,7 @@ def boot(argv, timeout, on_line, stderr_path):
         except OSError as exc:
             result.error = f'cannot run {argv[0]}: {exc.strerror}'
             return result
+        _running.add(proc)
         lines = queue.Queue()
         reader = threading.Thread(target=_pump, args=(proc.stdout, lines),
                                   daemon=True)
@@ -182,6 +193,7 @@ def boot(argv, timeout, on_line, stderr_path):
             if not clean:
                 _kill_group(proc)   # QEMU itself, or what it left behind
             result.status = proc.wait()
+            _running.discard(proc)
         reader.join(timeout=2)
         _drain(lines, on_line)
     result.elapsed = time.monotonic() - start

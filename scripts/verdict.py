@@ -22,6 +22,10 @@ class Expectations:
     expect_total: int | None = None     # exact number of cases reported
     expect_crash: list | None = None    # must panic; regexes the log must match
     expect_log: list | None = None      # regexes the log must match as well
+    # {suite: (case names, where it was built)} the run must report, each
+    # with at least those cases (cases None: it could not be built);
+    # scripts/kunit_suites.py computes it from the build.
+    expect_suites: dict | None = None
 
 
 @dataclass
@@ -35,6 +39,7 @@ class Happened:
     qemu: QemuResult | None = None
     build_error: str | None = None
     interrupted: bool = False
+    suites: dict = field(default_factory=dict)  # suite -> cases reported
 
 
 @dataclass
@@ -47,6 +52,7 @@ class Verdict:
     expected: str | None = None         # 'failure' or 'crash'
     expected_ok: bool = False
     expect_problem: str = ''            # why the expected crash (or log) was not seen
+    missing: list = field(default_factory=list)  # suites that did not report
 
     def describe(self):
         """One line for the plan table."""
@@ -76,11 +82,11 @@ class Verdict:
 
     def plan_counts(self):
         """What the run adds to a plan's closing line: an expected failure
-        adds nothing, or one failure when it was not observed; any other
-        run its counts, plus one failure for a crash, a malformed log or a
-        failed build."""
+        or crash one passed test when it was observed, one failure when
+        not; any other run its counts, plus one failure for a crash, a
+        malformed log or a failed build."""
         if self.expected:
-            return Counts(failed=0 if self.expected_ok else 1)
+            return Counts(passed=1) if self.expected_ok else Counts(failed=1)
         counts = Counts().add(self.counts)
         if self.code not in (EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED):
             counts.failed += 1
@@ -127,6 +133,8 @@ def decide(happened, expect=None):
         _expect_total(verdict, expect.expect_total)
     if expect.expect_log:
         _expect_log(verdict, happened, expect.expect_log)
+    if expect.expect_suites is not None and expect.expect_crash is None:
+        _expect_suites(verdict, happened, expect.expect_suites)
     if happened.interrupted:
         verdict.code = EXIT_INTERRUPTED
     return verdict
@@ -257,3 +265,29 @@ def _expect_crash(verdict, happened, patterns):
         verdict.expect_problem = f'serial log lacks {missing[0]!r}'
     verdict.expected_ok = not verdict.expect_problem
     verdict.code = EXIT_OK if verdict.expected_ok else EXIT_ERROR
+
+
+def _expect_suites(verdict, happened, suites):
+    """A run that ended cleanly must report every suite its build holds
+    (as its filter selects them), each with every case it declares."""
+    if verdict.run_code not in (EXIT_OK, EXIT_FAILED):
+        return
+    for name, (cases, where) in sorted(suites.items()):
+        got = happened.suites.get(name)
+        if cases is None:
+            verdict.missing.append(f'suite {name} did not report: it is in '
+                                   f'{where}')
+        elif got is None:
+            verdict.missing.append(f'suite {name} did not report, although '
+                                   f'built ({where}, {len(cases)} cases)')
+        elif got < len(cases):
+            verdict.missing.append(f'suite {name} reported {got} of the '
+                                   f'{len(cases)} cases it declares ({where})')
+    if not verdict.missing:
+        return
+    verdict.code = EXIT_ERROR
+    if verdict.expected:
+        verdict.expected_ok = False
+        verdict.expect_problem = verdict.missing[0]
+    else:
+        verdict.reasons += verdict.missing

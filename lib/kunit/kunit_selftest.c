@@ -140,6 +140,35 @@ static void kunit_selftest_filter(struct kunit *test)
 						   NULL));
 }
 
+/* A list selects what any item selects, minus what a "-" item matches. */
+static void kunit_selftest_glob_list(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test,
+			  kunit_filter_match("kmalloc,pag*", "paging", "x"));
+	KUNIT_EXPECT_FALSE(test,
+			   kunit_filter_match("kmalloc,rcu", "paging", NULL));
+	KUNIT_EXPECT_FALSE(test,
+			   kunit_filter_match("kmalloc,", "paging", NULL));
+	KUNIT_EXPECT_TRUE(test, kunit_filter_match("-rcu", "paging", "x"));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("-pag*", "paging", NULL));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("-pag*", "paging", "x"));
+	KUNIT_EXPECT_FALSE(test,
+			   kunit_filter_match("pag*,-paging", "paging", "x"));
+	/* "-suite.case" drops that case; the suite runs its others. */
+	KUNIT_EXPECT_TRUE(test,
+			  kunit_filter_match("-paging.x*", "paging", NULL));
+	KUNIT_EXPECT_FALSE(test,
+			   kunit_filter_match("-paging.x*", "paging", "xy"));
+	KUNIT_EXPECT_TRUE(test,
+			  kunit_filter_match("-paging.x*", "paging", "yx"));
+	KUNIT_EXPECT_TRUE(test,
+			  kunit_filter_match("-rcu,-paging.x", "paging", "y"));
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("paging.x,-paging.x*",
+						    "paging", "x"));
+	/* A lone "-" excludes nothing: it is an item matching no suite. */
+	KUNIT_EXPECT_FALSE(test, kunit_filter_match("-", "paging", NULL));
+}
+
 /*
  * A glob longer than any buffer is matched whole: cut at 255 characters,
  * "a*" and 298 'b's would have become "a*" and 253 'b's, which matches
@@ -222,6 +251,7 @@ static struct kunit_case kunit_selftest_cases[] = {
 	KUNIT_CASE(kunit_selftest_skip),
 	KUNIT_CASE(kunit_selftest_passing_macros),
 	KUNIT_CASE(kunit_selftest_filter),
+	KUNIT_CASE(kunit_selftest_glob_list),
 	KUNIT_CASE(kunit_selftest_long_glob),
 	KUNIT_CASE(kunit_selftest_attributes),
 	KUNIT_CASE(kunit_selftest_init_exit),

@@ -12,8 +12,10 @@
  *       ok 1 <case>            (or "not ok", or "ok 1 <case> # SKIP why")
  *   ok 1 <suite>
  *
- * kunit.filter_glob=SUITE_GLOB[.CASE_GLOB] on the command line selects,
- * and kunit.filter=ATTR-FILTER (speed>slow, as in Linux) narrows the choice.
+ * kunit.filter_glob=SUITE_GLOB[.CASE_GLOB] on the command line selects (a
+ * comma-separated list of them, "-" before one excludes its matches: make
+ * test splits one kernel's suites between boots so), and
+ * kunit.filter=ATTR-FILTER (speed>slow, as in Linux) narrows the choice.
  */
 #include <linux/kernel.h>
 #include <linux/completion.h>
@@ -28,6 +30,18 @@
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include "kunit_internal.h"
+
+/*
+ * The layout scripts/kunit_suites.py reads from the built objects to know
+ * which suites and cases a build must report: change both together.
+ */
+_Static_assert(offsetof(struct kunit_suite, name) == 0 &&
+		       sizeof(((struct kunit_suite *)0)->name) == 256 &&
+		       offsetof(struct kunit_suite, test_cases) == 288 &&
+		       sizeof(struct kunit_case) == 24 &&
+		       offsetof(struct kunit_case, run_case) == 0 &&
+		       offsetof(struct kunit_case, name) == 8,
+	       "scripts/kunit_suites.py reads struct kunit_suite and kunit_case with this layout");
 
 extern struct kunit_suite *const __kunit_suites_start[];
 extern struct kunit_suite *const __kunit_suites_end[];
@@ -243,18 +257,66 @@ bool __kunit_try_run(struct kunit *test, void (*fn)(struct kunit *test))
 	return true;
 }
 
-/* The glob is matched where it is, whatever its length: no copy to cut. */
+/*
+ * One item of a filter list, [g, g + len): SUITE_GLOB[.CASE_GLOB], matched
+ * where it is, whatever its length (no copy to cut). Without a case name
+ * (is the suite selected?) an item's suite part decides, unless the item
+ * excludes (exclude): an excluding item with a case part excludes cases,
+ * never a whole suite.
+ */
+static bool kunit_item_match(const char *g, size_t len, const char *suite,
+			     const char *name, bool exclude)
+{
+	const char *dot = NULL;
+	size_t slen;
+
+	for (slen = 0; slen < len; slen++) {
+		if (g[slen] == '.') {
+			dot = g + slen;
+			break;
+		}
+	}
+
+	if (!glob_match_len(g, slen, suite))
+		return false;
+	if (!dot)
+		return true;
+	if (!name)
+		return !exclude;
+	return glob_match_len(dot + 1, len - slen - 1, name);
+}
+
+/*
+ * glob is a comma-separated list of items; an item starting with '-'
+ * excludes what it matches. A case is selected when no excluding item
+ * matches it and some other item does (or there is none: "-a,-b" is all
+ * but a and b). No glob selects all; an empty one, like any glob, only
+ * its matches.
+ */
 bool kunit_filter_match(const char *glob, const char *suite, const char *name)
 {
-	const char *dot;
+	bool include = false, selected = false;
+	const char *item, *end;
 
-	/* No glob selects all; an empty one, like any glob, only its matches. */
 	if (!glob)
 		return true;
-	dot = strchr(glob, '.');
-	if (!glob_match_len(glob, dot ? dot - glob : strlen(glob), suite))
-		return false;
-	return !dot || !name || glob_match(dot + 1, name);
+	for (item = glob;; item = end + 1) {
+		for (end = item; *end && *end != ','; end++)
+			;
+		if (*item == '-' && end - item > 1) {
+			if (kunit_item_match(item + 1, end - item - 1, suite,
+					     name, true))
+				return false;
+		} else {
+			include = true;
+			selected = selected ||
+				   kunit_item_match(item, end - item, suite,
+						    name, false);
+		}
+		if (!*end)
+			break;
+	}
+	return !include || selected;
 }
 
 static const char *const kunit_speed_names[] = {

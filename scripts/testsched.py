@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Runs a graph of jobs on the host's cores: make test's builds, boots and
+host checks (scripts/make_test.py) and a plan's runs (scripts/kunit.py plan).
+
+A job holds `cores` of the `slots` cores while it runs (a make -j2 build or
+a boot whose vCPUs are all busy holds two, a boot whose cases run one CPU
+at a time one), starts once every job it depends on has passed, and never
+runs beside another job with the same `lock` (two makes of one build
+directory). Of the jobs that could start, the one with the longest chain
+of estimated work behind it goes first (longest first, so the tail is
+short); when it does not fit, nothing smaller overtakes it.
+
+Each job's output goes to its own log; a job prints to the terminal only
+through report(), one progress line when it ends.
+"""
+
+import io
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+
+class ThreadOutput(io.TextIOBase):
+    """sys.stdout for threads: each job thread writes to its own stream
+    (set by redirect()), the others to the real stdout."""
+
+    def __init__(self, real):
+        super().__init__()
+        self.real = real
+        self.local = threading.local()
+
+    def target(self):
+        return getattr(self.local, 'stream', None) or self.real
+
+    def write(self, text):
+        return self.target().write(text)
+
+    def flush(self):
+        self.target().flush()
+
+    def isatty(self):
+        return self.target() is self.real and self.real.isatty()
+
+    def redirect(self, stream):
+        self.local.stream = stream
+
+
+_output = None
+_print_lock = threading.Lock()
+
+
+def thread_output():
+    """Installs (once) and returns the per-thread sys.stdout."""
+    global _output
+    if _output is None:
+        _output = ThreadOutput(sys.stdout)
+        sys.stdout = _output
+    return _output
+
+
+def say(line):
+    """A line on the real terminal, whole, whichever thread prints it."""
+    out = thread_output().real
+    with _print_lock:
+        out.write(line + '\n')
+        out.flush()
+
+
+@dataclass(eq=False)
+class Job:
+    name: str
+    run: object                         # callable() -> JobResult
+    cores: int = 1
+    deps: list = field(default_factory=list)     # Jobs
+    lock: str | None = None
+    estimate: float = 10.0              # seconds, for the order
+    quiet: bool = False                 # no progress line (a build step)
+    # Filled in by the scheduler:
+    result: object = None
+    start: float | None = None
+    end: float | None = None
+
+    @property
+    def elapsed(self):
+        if self.start is None or self.end is None:
+            return 0.0
+        return self.end - self.start
+
+
+@dataclass
+class JobResult:
+    ok: bool
+    summary: str = ''                   # "212 passed" or "passed"
+    details: list = field(default_factory=list)  # lines printed on failure
+    data: object = None                 # what the caller wants back
+
+
+def _critical(jobs):
+    """Each job's estimate plus the longest chain of jobs waiting on it."""
+    after = {job: [] for job in jobs}
+    for job in jobs:
+        for dep in job.deps:
+            after.setdefault(dep, []).append(job)
+    memo = {}
+
+    def chain(job):
+        if job not in memo:
+            memo[job] = job.estimate + max((chain(j) for j in after[job]),
+                                           default=0.0)
+        return memo[job]
+    return {job: chain(job) for job in jobs}
+
+
+class Scheduler:
+    def __init__(self, slots=2, on_done=None):
+        self.slots = max(1, slots)
+        self.on_done = on_done          # on_done(job, index, total)
+        self.cond = threading.Condition()
+        self.stopping = False
+
+    def stop(self):
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+
+    def _worker(self, job):
+        thread_output()
+        try:
+            job.result = job.run()
+        except Exception as exc:   # a bug in a job: say so, go on
+            job.result = JobResult(False, f'internal error: {exc!r}')
+        with self.cond:
+            job.end = time.monotonic()
+            self.busy -= min(job.cores, self.slots)
+            if job.lock:
+                self.locks.discard(job.lock)
+            self.done.append(job)
+            self.cond.notify_all()
+
+    def _ready(self, job):
+        return all(dep.end is not None for dep in job.deps)
+
+    def _blocked(self, job):
+        """A job whose dependency failed: it is not run."""
+        return next((dep for dep in job.deps
+                     if dep.result is not None and not dep.result.ok), None)
+
+    def run(self, jobs):
+        """Runs every job; returns them in the order they ended."""
+        order = _critical(jobs)
+        pending = sorted(jobs, key=lambda j: -order[j])
+        self.busy, self.locks, self.done = 0, set(), []
+        finished = []
+        total = sum(not j.quiet for j in jobs)
+        shown = 0
+        with self.cond:
+            while pending or self.busy or self.done:
+                for job in list(pending):
+                    failed = self._blocked(job)
+                    if failed:
+                        pending.remove(job)
+                        job.start = job.end = time.monotonic()
+                        job.result = JobResult(
+                            False, f'not run: {failed.name} failed')
+                        self.done.append(job)
+                if self.stopping:
+                    for job in pending:
+                        job.result = JobResult(False, 'not run: interrupted')
+                    pending = []
+                for job in [j for j in pending if self._ready(j)]:
+                    need = min(job.cores, self.slots)
+                    if job.lock in self.locks:
+                        continue
+                    if self.busy + need > self.slots:
+                        break       # the longest waits; nothing overtakes it
+                    pending.remove(job)
+                    self.busy += need
+                    if job.lock:
+                        self.locks.add(job.lock)
+                    job.start = time.monotonic()
+                    threading.Thread(target=self._worker, args=(job,),
+                                     daemon=True).start()
+                while self.done:
+                    job = self.done.pop(0)
+                    finished.append(job)
+                    if not job.quiet or not job.result.ok:
+                        shown += 1
+                        if self.on_done:
+                            self.cond.release()
+                            try:
+                                self.on_done(job, shown, total)
+                            finally:
+                                self.cond.acquire()
+                if pending or self.busy:
+                    self.cond.wait(timeout=1.0)
+        return finished
