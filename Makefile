@@ -114,7 +114,7 @@ endif
 
 config-targets := defconfig olddefconfig menuconfig savedefconfig \
 		  fragconfig oldconfig
-no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user \
+no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user test check \
 		 fuzz-engine fuzz-engine-smoke \
 		 user-compare \
 		 bench-linux stress-linux fuzz-shell model \
@@ -713,36 +713,14 @@ buildcheck: $(O)/include/generated/autoconf.h
 	$(Q)$(PYTHON) scripts/check_old_api.py
 	$(Q)$(PYTHON) scripts/check_callers.py --build build/test-default
 
-test: deps buildcheck
-	$(Q)$(PYTHON) scripts/kunit.py selftest tests/kunit_runner_selftest
-	$(Q)$(MAKE) O=build/test-default FRAGMENTS=tests/configs/kunit.config fragconfig >/dev/null
-	$(Q)$(MAKE) O=build/test-default all
-	$(Q)$(PYTHON) scripts/check_jump_table.py build/test-default/vmlinux
-	$(Q)$(PYTHON) scripts/grub_cmdline.py --selftest
-	@echo "Fuzz passes: module loader ($(FUZZ_RUNS) inputs), console ($(SHELL_FUZZ_RUNS)):"
-	$(Q)$(MAKE) O=build/test-default fuzz-smoke
-	@echo "Console session (tests/shell_session.json, 4 CPUs):"
-	$(Q)$(MAKE) O=build/test-default ISO_DIR=build/test-default/shell CMDLINE=shell iso >/dev/null
-	$(Q)$(PYTHON) scripts/shell_test.py --iso build/test-default/shell/kernel.iso \
-		--cpus 4 --timeout 120 tests/shell_session.json
-	@echo "make run's kernel (defconfig: no test built in), scripts on its stdin:"
-	$(Q)$(MAKE) O=build/test-run FRAGMENTS= fragconfig >/dev/null
-	$(Q)$(MAKE) O=build/test-run CMDLINE=shell iso >/dev/null
-	$(Q)$(PYTHON) scripts/console_script_test.py --iso build/test-run/kernel.iso
-	$(Q)$(PYTHON) scripts/check_make_input.py build/test-default build/test-run
-	@echo "uconform as pid 1 of make run's kernel, against Linux's output (tests/uconform.linux.out):"
-	$(Q)$(PYTHON) scripts/user_compare.py --out build/test-run --build build/test-run \
-		--expected tests/uconform.linux.out
-	$(Q)$(MAKE) O=build/test-badmod FRAGMENTS=tests/configs/kunit_module_bad.config fragconfig >/dev/null
-	$(Q)$(MAKE) O=build/test-badmod CMDLINE=shell iso >/dev/null
-	$(Q)$(PYTHON) scripts/console_script_test.py --bad --iso build/test-badmod/kernel.iso
-	@echo "Host tool checks (tests/tools):"
-	$(Q)$(PYTHON) -m unittest discover -s tests/tools
-	@echo "The static key engine on the host, under TSan and ASan/UBSan (tests/fuzz/engine/):"
-	$(Q)$(MAKE) O=build/test-default fuzz-engine-smoke
-	@echo "The int3 batch, model-checked (tests/model/text_poke.pml):"
-	$(Q)$(MAKE) O=build/test-default model
-	$(Q)$(PYTHON) scripts/kunit.py plan tests/plan.json --cpus $(CPUS)
+# make test and make check: scripts/make_test.py runs the plan and the host
+# steps as one job graph on both cores (Documentation/testing.rst).
+PHONY += check
+test: deps
+	$(Q)$(PYTHON) scripts/make_test.py
+
+check: deps
+	$(Q)$(PYTHON) scripts/make_test.py --check
 
 # The long stresses, in build/stress and build/stress-hotplug: the int3 protocol, 100,000 flips of 4
 # keys with readers on every other CPU (make test runs 2,000); then CPU

@@ -195,8 +195,15 @@ class SerialSession:
         self.started = time.monotonic()
         self.suite_start = {}
         self.suite_times = {}
+        # QEMU's CPU seconds over each suite (its vCPUs' work).
+        self.pid = None
+        self.suite_cpu = {}
+        self.cpu_start = {}
         if log_path is not None:
             self.log = open(log_path, 'w', encoding='utf-8', buffering=1)
+
+    def qemu_started(self, pid):
+        self.pid = pid
 
     def __enter__(self):
         return self
@@ -210,6 +217,9 @@ class SerialSession:
         now = time.monotonic()
         self.suite_times[node.label] = now - self.suite_start.get(
             node.label, now)
+        cpu = qemu.cpu_seconds(self.pid) if self.pid else None
+        if cpu is not None and node.label in self.cpu_start:
+            self.suite_cpu[node.label] = cpu - self.cpu_start[node.label]
         print_suite_result(node)
 
     def feed(self, line):
@@ -219,6 +229,9 @@ class SerialSession:
         match = TOP_SUBTEST_RE.match(line)
         if match:
             self.suite_start[match.group(1)] = time.monotonic()
+            cpu = qemu.cpu_seconds(self.pid) if self.pid else None
+            if cpu is not None:
+                self.cpu_start[match.group(1)] = cpu
         if self.raw_output:
             print(line)
         if self.panic is None and 'Kernel panic' in line:
@@ -308,6 +321,7 @@ class Outcome:
     suite_times: dict = field(default_factory=dict)
     build_time: float = 0.0
     boot_time: float = 0.0
+    suite_cpu: dict = field(default_factory=dict)  # QEMU's CPU seconds
 
 
 def resolve_fragment(name, bases):
@@ -467,7 +481,8 @@ def boot_and_check(cfg):
         expect = dataclasses.replace(expect,
                                      expect_suites=expected_suites(cfg))
     with SerialSession(cfg.raw_output, serial_log) as session:
-        result = qemu.boot(argv, cfg.timeout, session.feed, stderr_log)
+        result = qemu.boot(argv, cfg.timeout, session.feed, stderr_log,
+                           session.qemu_started)
     verdict = decide(session.happened(result), expect)
     report(session, verdict)
     stderr_tail = tail_of_file(stderr_log, STDERR_TAIL_LINES)
@@ -479,7 +494,7 @@ def boot_and_check(cfg):
         print_missing(cfg, verdict, session)
     print_messages(verdict)
     return Outcome(verdict, session.parser.suites(), session.suite_times,
-                   boot_time=result.elapsed)
+                   boot_time=result.elapsed, suite_cpu=session.suite_cpu)
 
 
 def failed_outcome(cfg, error, interrupted=False):
@@ -529,7 +544,7 @@ def write_results(args, records, name=None):
 def record_of(name, cfg, outcome):
     return kunit_results.RunRecord(
         name=name, verdict=outcome.verdict, suites=outcome.suites,
-        suite_times=outcome.suite_times,
+        suite_times=outcome.suite_times, suite_cpu=outcome.suite_cpu,
         config=' '.join(display_path(f) for f in cfg.fragments),
         build_dir=display_path(cfg.kernel), build_time=outcome.build_time,
         boot_time=outcome.boot_time)
@@ -789,7 +804,9 @@ def write_times(path, jobs, records):
     data = {'jobs': {job.name: round(job.elapsed, 2) for job in jobs
                      if job.start is not None and job.end is not None},
             'suites': {f'{r.name}.{s}': round(t, 2) for r in records
-                       for s, t in r.suite_times.items()}}
+                       for s, t in r.suite_times.items()},
+            'suite_cpu': {f'{r.name}.{s}': round(t, 2) for r in records
+                          for s, t in r.suite_cpu.items()}}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(data, indent=1) + '\n', encoding='utf-8')
 
@@ -1029,8 +1046,8 @@ LINE" (the last line of output) and "kunit-selftest-expect-output: TEXT"
 DIR/{VERDICT_CASES} lists cases for the run verdict: a sample "log", a QEMU
 "status", "timed_out", "interrupted", "build_error", the plan keys
 "filter", "expect_failure", "expect_total", "expect_crash" and
-"expect_log", "expect_suites" ({suite: [[case names] or null, where it
-was built]}), and what decide() must return: the exit "code", the
+"expect_log", "expect_suites" ({{suite: [[case names] or null, where it
+was built]}}), and what decide() must return: the exit "code", the
 plan-table line "describe" and "plan_counts", what the run adds to a
 plan's closing line.'''
 

@@ -35,6 +35,7 @@ class RunRecord:
     verdict: object                     # verdict.Verdict
     suites: list = field(default_factory=list)    # ktap.TestNode
     suite_times: dict = field(default_factory=dict)  # name -> seconds
+    suite_cpu: dict = field(default_factory=dict)    # name -> QEMU CPU s
     config: str = ''                    # the kconfig fragments
     build_dir: str = ''
     build_time: float = 0.0
@@ -213,11 +214,15 @@ def time_table(records, jobs=None, top=15):
         lines.append(f'  {"step":<22} {"time":>7}')
         for name, seconds in sorted(jobs, key=lambda j: -j[1]):
             lines.append(f'  {name:<22} {seconds:7.1f}')
-    suites = [(f'{r.name}.{s}', t) for r in records
+    suites = [(f'{r.name}.{s}', t, r.suite_cpu.get(s)) for r in records
               for s, t in r.suite_times.items()]
     suites.sort(key=lambda x: -x[1])
     if suites:
-        lines.append(f'  slowest suites of {len(suites)}:')
-        for name, seconds in suites[:top]:
-            lines.append(f'    {name:<40} {seconds:7.1f}')
+        lines.append(f'  slowest suites of {len(suites)}, wall and QEMU\'s '
+                     'CPU seconds (CPU/wall: the host cores its vCPUs kept '
+                     'busy):')
+        for name, seconds, cpu in suites[:top]:
+            busy = (f' {cpu:7.1f} {cpu / seconds:5.2f}'
+                    if cpu is not None and seconds > 0 else '')
+            lines.append(f'    {name:<40} {seconds:7.1f}{busy}')
     return lines

@@ -159,9 +159,20 @@ def kill_all():
         _kill_group(proc)
 
 
-def boot(argv, timeout, on_line, stderr_path):
+def cpu_seconds(pid):
+    """User plus system CPU time of a live process, or None."""
+    try:
+        with open(f'/proc/{pid}/stat', encoding='ascii') as stat:
+            fields = stat.read().rsplit(')', 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def boot(argv, timeout, on_line, stderr_path, on_start=None):
     """Run argv, calling on_line(line) for each serial line; kill it after
-    timeout seconds.  QEMU's stderr goes to stderr_path."""
+    timeout seconds.  QEMU's stderr goes to stderr_path; on_start(pid) is
+    called once it runs."""
     result = QemuResult(timeout=timeout)
     start = time.monotonic()
     deadline = start + timeout
@@ -174,6 +185,8 @@ def boot(argv, timeout, on_line, stderr_path):
             result.error = f'cannot run {argv[0]}: {exc.strerror}'
             return result
         _running.add(proc)
+        if on_start:
+            on_start(proc.pid)
         lines = queue.Queue()
         reader = threading.Thread(target=_pump, args=(proc.stdout, lines),
                                   daemon=True)

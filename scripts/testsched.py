@@ -73,7 +73,7 @@ class Job:
     run: object                         # callable() -> JobResult
     cores: int = 1
     deps: list = field(default_factory=list)     # Jobs
-    lock: str | None = None
+    lock: object = None                 # a name, or a tuple of names
     estimate: float = 10.0              # seconds, for the order
     quiet: bool = False                 # no progress line (a build step)
     # Filled in by the scheduler:
@@ -124,6 +124,12 @@ class Scheduler:
             self.stopping = True
             self.cond.notify_all()
 
+    @staticmethod
+    def _locks(job):
+        if not job.lock:
+            return ()
+        return (job.lock,) if isinstance(job.lock, str) else tuple(job.lock)
+
     def _worker(self, job):
         thread_output()
         try:
@@ -133,8 +139,7 @@ class Scheduler:
         with self.cond:
             job.end = time.monotonic()
             self.busy -= min(job.cores, self.slots)
-            if job.lock:
-                self.locks.discard(job.lock)
+            self.locks.difference_update(self._locks(job))
             self.done.append(job)
             self.cond.notify_all()
 
@@ -170,14 +175,13 @@ class Scheduler:
                     pending = []
                 for job in [j for j in pending if self._ready(j)]:
                     need = min(job.cores, self.slots)
-                    if job.lock in self.locks:
+                    if self.locks.intersection(self._locks(job)):
                         continue
                     if self.busy + need > self.slots:
                         break       # the longest waits; nothing overtakes it
                     pending.remove(job)
                     self.busy += need
-                    if job.lock:
-                        self.locks.add(job.lock)
+                    self.locks.update(self._locks(job))
                     job.start = time.monotonic()
                     threading.Thread(target=self._worker, args=(job,),
                                      daemon=True).start()
