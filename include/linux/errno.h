@@ -28,6 +28,7 @@
 #define ERANGE 34
 #define EINTR 4
 #define ENOSYS 38
+#define EBADMSG 74
 #define EOVERFLOW 75
 #define ETIMEDOUT 110
 #define EPIPE 32
