@@ -5,7 +5,7 @@
 check_make_input.py O [RUN_O]: O is a configured, built kernel build
 directory; RUN_O (default O) the one of the kernel make run boots, with no
 test built in, for the cases marked "run_kernel" (the memory limits:
-README's MEM=6M is for that kernel; the test kernel carries some seventy
+README's MEM=8M is for that kernel; the test kernel carries some eighty
 test modules more).
 Each case runs make with its variables (each one argument, no shell) and an
 ISO_DIR of its own, then checks the words written for grub.cfg, make's
@@ -57,19 +57,30 @@ def cases(work):
                                             'no_such_suite', 'CPUS': '1'},
              fails=True, says='kunit: no test matches kunit.filter_glob='
                               'no_such_suite kunit.filter=:'),
-        dict(name='make run with MEM=6M, as little as README says is enough'
-                  ' (without user programs)', run_kernel=True,
-             target='run', vars={'MEM': '6M', 'CPUS': '1', 'USER_PROGS': ''},
+        # The figures of README and Documentation/boot.rst: the boot
+        # archive carries the programs packed, unpacked when first run.
+        dict(name='make run with MEM=8M, as README says: it boots and runs '
+                  'a program', run_kernel=True,
+             target='run', vars={'MEM': '8M', 'CPUS': '1'},
+             stdin='exec hello\npoweroff\n', fails=False,
+             says='hello: exit status 3'),
+        dict(name='make run with MEM=16M, as README says: ucheck passes',
+             run_kernel=True, target='run', vars={'MEM': '16M', 'CPUS': '1'},
+             stdin='exec ucheck\n', fails=False,
+             says='ucheck: exit status 0'),
+        dict(name='make run with MEM=5M, without user programs (USER_PROGS=)',
+             run_kernel=True, target='run',
+             vars={'MEM': '5M', 'CPUS': '1', 'USER_PROGS': ''},
              stdin='poweroff\n', fails=False, says='reboot: Power down'),
         dict(name='make run, too little memory for GRUB', target='run',
              run_kernel=True,
              vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
              says='grub: cannot load the kernel'),
-        # With some eighty modules GRUB may run out of memory even for
-        # its own line (it still powers off with status 41): what make
-        # says of that status is the error this case asks for.
-        dict(name='the test kernel and its modules, too little memory for '
-                  'GRUB: an error, not a hang', target='run',
+        # GRUB may run out of memory even for its own line (it still
+        # powers off with status 41): what make says of that status is
+        # the error this case asks for.
+        dict(name='the test kernel and its boot archive, too little memory '
+                  'for GRUB: an error, not a hang', target='run',
              vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
              says='qemu: GRUB could not load the kernel'),
     ]

@@ -25,5 +25,12 @@
 const char *module_blob_check_range(u64 start, u64 end);
 bool module_blob_reserve(const char *name, u64 start, u64 end);
 int module_blob_add(const char *name, const void *data, size_t size);
+/*
+ * The boot archive (kernel/module/initramfs.c), a blob the boot loader
+ * hands over as "initramfs": each of its programs to exec_prog_add(), its
+ * modules to module_blob_add(), in place.
+ */
+#define INITRAMFS_BLOB "initramfs"
+void initramfs_unpack(const void *data, size_t size);
 
 #endif /* _LINUX_MODULE_BLOB_H */

@@ -231,9 +231,16 @@ struct user_prog {
 	const void *data;
 	size_t size;
 };
+/*
+ * The program at path ("/bin/foo", "bin/foo", "foo"), unpacked from the
+ * boot archive if it is first asked for (a sleeping call); NULL if there is
+ * none or it cannot be unpacked (said).
+ */
 const struct user_prog *exec_find(const char *path);
 unsigned int exec_prog_count(void);
+/* Program i, for its name and size: its data is NULL while packed. */
 const struct user_prog *exec_prog_get(unsigned int i);
+/* A program of the boot medium: data is an ELF file or a gzip member. */
 int exec_prog_add(const char *name, const void *data, size_t size);
 
 /*

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """How modules reach the ISO: make modules' stripped copies in
-$(O)/iso-modules, scripts/mkiso.sh's GRUB lines for every .ko there, the
-ISO rebuilt when that directory changes, and scripts/modpost.py and
-scripts/module_blobs.py on files they cannot use."""
+$(O)/iso-modules, scripts/mkiso.sh's boot archive holding every .ko there
+and the programs (scripts/mkinitramfs.py), the ISO rebuilt when that
+directory changes, and scripts/modpost.py and scripts/module_blobs.py on
+files they cannot use."""
+import gzip
 import re
 import shutil
+import sys
 import subprocess
 import tempfile
 import unittest
@@ -13,6 +16,9 @@ from pathlib import Path
 from elftools.elf.elffile import ELFFile
 
 from hosttools import BUILD, PYTHON, REPO, built, make, run
+
+sys.path.insert(0, str(REPO / 'scripts'))
+import mkinitramfs  # noqa: E402
 
 
 def section_names(path):
@@ -36,34 +42,45 @@ class IsoModulesTest(unittest.TestCase):
         self.assertTrue(any(n.startswith('.debug') for n in section_names(module)))
         self.assertFalse(any(n.startswith('.debug') for n in section_names(staged)))
 
-    def test_grub_loads_every_ko_in_name_order(self):
+    def test_one_archive_holds_every_ko_in_name_order(self):
         mods = self.dir / 'mods'
         mods.mkdir()
         for name in ('b', 'a', 'A_z', 'c-d'):
             (mods / f'{name}.ko').write_bytes(b'\x7fELF' + name.encode())
         (mods / 'notes.txt').write_text('not a module\n')
+        progs = self.dir / 'progs'
+        progs.mkdir()
+        (progs / 'p1').write_bytes(b'\x7fELF program' * 100)
+        (progs / 'p1').chmod(0o755)
+        (progs / 'data').write_text('not executable\n')
         cmdline = self.dir / 'cmdline'
         cmdline.write_text("'x=1'\n")
         iso = self.dir / 'out' / 'kernel.iso'
         iso.parent.mkdir()
         res = run(['scripts/mkiso.sh', str(built('vmlinux')), str(cmdline),
-                   str(iso), str(mods)])
+                   str(iso), str(mods), '', str(progs)])
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertTrue(iso.is_file())
         root = iso.parent / 'isoroot' / 'boot'
         cfg = (root / 'grub' / 'grub.cfg').read_text()
-        loads = re.findall(r'^\tif module2 (\S+) (\S+); then true; '
-                           r'else set loaded=n; fi$', cfg, re.M)
-        self.assertEqual(loads, [(f'/boot/modules/{n}.ko', n)
-                                 for n in ('A_z', 'a', 'b', 'c-d')])
+        # GRUB loads two files: the kernel and the archive, nothing else.
+        self.assertEqual(re.findall(r'^\tif (multiboot2|module2) (\S+)', cfg,
+                                    re.M),
+                         [('multiboot2', '/boot/vmlinux'),
+                          ('module2', '/boot/initramfs')])
         self.assertIn("\tif multiboot2 /boot/vmlinux 'x=1'; then", cfg)
-        # boot only after every load, which the fallback repeats.
-        self.assertLess(cfg.index('c-d; then'), cfg.index('\t\tboot\n'))
-        self.assertIn('\tmodule2 /boot/modules/a.ko a\n', cfg)
-        self.assertEqual(sorted(p.name for p in (root / 'modules').iterdir()),
-                         ['A_z.ko', 'a.ko', 'b.ko', 'c-d.ko'])
-        self.assertEqual((root / 'modules' / 'b.ko').read_bytes(),
-                         b'\x7fELFb')
+        self.assertIn('\tif module2 /boot/initramfs initramfs; then', cfg)
+        self.assertLess(cfg.index('initramfs; then'), cfg.index('\t\tboot\n'))
+        self.assertEqual(sorted(p.name for p in root.iterdir()),
+                         ['grub', 'initramfs', 'vmlinux'])
+        entries = mkinitramfs.read_archive((root / 'initramfs').read_bytes())
+        self.assertEqual([e[0] for e in entries],
+                         ['A_z', 'a', 'b', 'c-d', '/bin/p1'])
+        for name, start, data in entries[:4]:
+            self.assertEqual(start % 8, 0, f'{name}: data not 8-aligned')
+            self.assertEqual(data, b'\x7fELF' + name.encode())
+        self.assertEqual(gzip.decompress(entries[4][2]),
+                         b'\x7fELF program' * 100)
 
     def iso(self, iso_dir):
         res = make(f'O={BUILD}', f'ISO_DIR={iso_dir}', 'iso')
@@ -76,20 +93,22 @@ class IsoModulesTest(unittest.TestCase):
         extra = REPO / BUILD / 'iso-modules' / 'bad_test_extra.ko'
         header = REPO / BUILD / 'include/generated/module_blobs.h'
         iso_dir = self.dir / 'iso'
-        cfg = iso_dir / 'isoroot/boot/grub/grub.cfg'
+        archive = iso_dir / 'isoroot/boot/initramfs'
+        names = lambda: [e[0] for e in mkinitramfs.read_archive(  # noqa: E731
+            archive.read_bytes())]
         self.addCleanup(lambda: extra.unlink(missing_ok=True) or
                         make(f'O={BUILD}', 'modules'))
         self.assertTrue(self.iso(iso_dir))
         self.assertFalse(self.iso(iso_dir), 'rebuilt with nothing changed')
         shutil.copyfile(built('iso-modules/sample_hello.ko'), extra)
         self.assertTrue(self.iso(iso_dir))
-        self.assertIn(' bad_test_extra\n', cfg.read_text())
+        self.assertIn('bad_test_extra', names())
         self.assertIn('MODULE_BLOB("bad_test_extra", ', header.read_text())
         extra.write_bytes(extra.read_bytes()[:-1])
         self.assertTrue(self.iso(iso_dir), 'not rebuilt for a changed blob')
         extra.unlink()
         self.assertTrue(self.iso(iso_dir))
-        self.assertNotIn('bad_test_extra', cfg.read_text())
+        self.assertNotIn('bad_test_extra', names())
         self.assertNotIn('bad_test_extra', header.read_text())
 
     def test_blob_names_refused(self):

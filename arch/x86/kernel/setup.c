@@ -63,8 +63,10 @@ static void __init add_boot_modules(void)
 				b->name, b->start, b->end);
 			continue;
 		}
-		/* /bin/NAME: a program for exec, not a kernel module. */
-		if (!strncmp(b->name, "/bin/", 5))
+		/* The archive of modules and programs, or one of them. */
+		if (!strcmp(b->name, INITRAMFS_BLOB))
+			initramfs_unpack(__va(b->start), b->end - b->start);
+		else if (!strncmp(b->name, "/bin/", 5))
 			exec_prog_add(b->name, __va(b->start), b->end - b->start);
 		else
 			module_blob_add(b->name, __va(b->start), b->end - b->start);
