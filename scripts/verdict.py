@@ -274,8 +274,12 @@ def _expect_suites(verdict, happened, suites):
         return
     for name, (cases, where) in sorted(suites.items()):
         got = happened.suites.get(name)
-        if cases is None:
+        if cases is None and got is None:
             verdict.missing.append(f'suite {name} did not report: it is in '
+                                   f'{where}')
+        elif cases is None:
+            verdict.missing.append(f'suite {name} reported, from a file '
+                                   f'left by an earlier build: it is in '
                                    f'{where}')
         elif got is None:
             verdict.missing.append(f'suite {name} did not report, although '
