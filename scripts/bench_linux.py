@@ -153,6 +153,8 @@ def fetch_kernel(cache):
     pkg_dir.mkdir(parents=True, exist_ok=True)
     debs = sorted(pkg_dir.glob(f'{package}_*.deb'))
     if not debs:
+        print(f'bench-linux: downloading Debian\'s {package} (about 70 MB, '
+              f'once) into {pkg_dir}', flush=True)
         rc, text = run_tool(['apt-get', 'download', package], cwd=pkg_dir)
         debs = sorted(pkg_dir.glob(f'{package}_*.deb'))
         if rc or not debs:

@@ -1,18 +1,21 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""mkinitramfs.py OUT [--modules DIR]... [--programs DIR]
+"""mkinitramfs.py OUT [--modules DIR]... [--cache DIR] [PROGRAM...]
 
 The boot archive scripts/mkiso.sh puts on the ISO, which GRUB hands over as
 one blob and kernel/module/initramfs.c reads in place: a cpio archive of
 Linux's "newc" format. Every DIR/<name>.ko of --modules (in the byte order
 of the names; a later DIR's file replaces an earlier one of that name) is
 the entry <name>, its data 8-byte aligned for the module loader (the name
-is padded with NULs to get there); every executable file of --programs is
-the entry /bin/<name>, gzip-packed (the kernel unpacks it when it first
-runs it; the packed copy is kept in DIR/.packed/). `mkinitramfs.py --list ARCHIVE` prints each entry's name, size
+is padded with NULs to get there); each PROGRAM file is the entry
+/bin/<its name>, gzip-packed (the kernel unpacks it when it first runs it;
+with --cache the packed copy is kept in DIR for the next archive; a later
+PROGRAM of a name replaces an earlier one). `mkinitramfs.py --list ARCHIVE` prints each entry's name, size
 and whether it is packed.
 """
 import gzip
+import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -71,38 +74,44 @@ def read_archive(data):
         off = start + size + _pad4(size)
 
 
-def collect(module_dirs, program_dir):
+def collect(module_dirs, programs, cache=None):
     mods = {}
     for d in module_dirs:
         if d and Path(d).is_dir():
             for path in Path(d).glob('*.ko'):
                 if path.is_file():
                     mods[path.stem] = path.read_bytes()
-    progs = []
-    if program_dir and Path(program_dir).is_dir():
-        for path in sorted(Path(program_dir).iterdir(), key=lambda p: p.name):
-            if path.is_file() and path.stat().st_mode & 0o100:
-                progs.append((path.name, packed(path)))
-    return sorted(mods.items(), key=lambda m: m[0].encode()), progs
+    progs = {}
+    for name in programs:
+        path = Path(name)
+        if not path.is_file():
+            sys.exit(f'mkinitramfs.py: {name}: no such program file')
+        progs[path.name] = packed(path, cache)
+    return (sorted(mods.items(), key=lambda m: m[0].encode()),
+            sorted(progs.items(), key=lambda p: p[0].encode()))
 
 
-def packed(path):
-    """The gzip member of a program, kept beside it in .packed/ while the
+def packed(path, cache_dir=None):
+    """The gzip member of a program; with cache_dir, kept there while the
     program is older (make test packs each program once, not per ISO)."""
-    cache = path.parent / '.packed' / (path.name + '.gz')
-    try:
-        if cache.stat().st_mtime_ns >= path.stat().st_mtime_ns:
-            return cache.read_bytes()
-    except OSError:
-        pass
+    cache = None
+    if cache_dir:
+        key = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+        cache = Path(cache_dir) / f'{path.name}-{key}.gz'
+        try:
+            if cache.stat().st_mtime_ns >= path.stat().st_mtime_ns:
+                return cache.read_bytes()
+        except OSError:
+            pass
     data = gzip.compress(path.read_bytes(), 6, mtime=0)
-    try:
-        cache.parent.mkdir(exist_ok=True)
-        tmp = cache.with_suffix('.tmp')
-        tmp.write_bytes(data)
-        tmp.replace(cache)
-    except OSError:
-        pass        # a read-only directory: packed again next time
+    if cache:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_name(f'{cache.name}.{os.getpid()}')
+            tmp.write_bytes(data)
+            tmp.replace(cache)
+        except OSError:
+            pass        # no room: packed again next time
     return data
 
 
@@ -114,18 +123,22 @@ def main(argv):
         return 0
     if not argv or argv[0].startswith('-'):
         sys.exit(__doc__.splitlines()[0])
-    out, module_dirs, program_dir = argv[0], [], None
+    out, module_dirs, cache, programs = argv[0], [], None, []
     rest = argv[1:]
     while rest:
-        if rest[0] == '--modules' and len(rest) > 1:
-            module_dirs.append(rest[1])
-        elif rest[0] == '--programs' and len(rest) > 1:
-            program_dir = rest[1]
-        else:
-            sys.exit(f'mkinitramfs.py: unknown argument {rest[0]}\n'
+        if rest[0] in ('--modules', '--cache') and len(rest) > 1:
+            if rest[0] == '--modules':
+                module_dirs.append(rest[1])
+            else:
+                cache = rest[1]
+            rest = rest[2:]
+        elif rest[0].startswith('--'):
+            sys.exit(f'mkinitramfs.py: unknown option {rest[0]}\n'
                      + __doc__.splitlines()[0])
-        rest = rest[2:]
-    mods, progs = collect(module_dirs, program_dir)
+        else:
+            programs.append(rest[0])
+            rest = rest[1:]
+    mods, progs = collect(module_dirs, programs, cache)
     Path(out).write_bytes(archive(mods, progs))
     return 0
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR [EXTRA_DIR [USER_DIR]]]: a GRUB (BIOS) ISO
-# that boots VMLINUX through multiboot2 with the command line in
-# CMDLINE_FILE: its arguments, already quoted for grub.cfg
+# mkiso.sh VMLINUX CMDLINE_FILE OUT.iso [MODULES_DIR [EXTRA_DIR [PROGRAM...]]]:
+# a GRUB (BIOS) ISO that boots VMLINUX through multiboot2 with the command
+# line in CMDLINE_FILE: its arguments, already quoted for grub.cfg
 # (scripts/grub_cmdline.py). Every MODULES_DIR/<name>.ko and EXTRA_DIR/*.ko
-# (make run EXTRA_MODULES=...), and USER_DIR's programs, go along in one
+# (make run EXTRA_MODULES=...), and each PROGRAM file, go along in one
 # boot archive, /boot/initramfs (scripts/mkinitramfs.py), which GRUB loads
 # as one multiboot2 module whose string is "initramfs": the kernel finds
 # its modules and programs there (kernel/module/initramfs.c).
@@ -16,7 +16,9 @@ cmdline=$(cat "$2")
 out=$3
 modules_dir=$4
 extra_dir=$5
-user_dir=$6
+shift 3
+[ $# -gt 0 ] && shift
+[ $# -gt 0 ] && shift
 dir=$(dirname "$out")/isoroot
 
 rm -rf "$dir"
@@ -27,17 +29,11 @@ mkdir -p "$dir/boot/grub"
 # section of its file. $(O)/vmlinux keeps it all.
 ${OBJCOPY:-objcopy} --strip-all "$vmlinux" "$dir/boot/vmlinux"
 
-set --
-for d in "$modules_dir" "$extra_dir"; do
-	if [ -n "$d" ]; then
-		set -- "$@" --modules "$d"
-	fi
-done
-if [ -n "$user_dir" ]; then
-	set -- "$@" --programs "$user_dir"
-fi
+# The programs are what is left in "$@".
 ${PYTHON:-/usr/bin/python3} "$(dirname "$0")/mkinitramfs.py" \
-	"$dir/boot/initramfs" "$@"
+	"$dir/boot/initramfs" ${modules_dir:+--modules "$modules_dir"} \
+	${extra_dir:+--modules "$extra_dir"} \
+	${PACKED_CACHE:+--cache "$PACKED_CACHE"} "$@"
 
 # The kernel boots only if it and the archive loaded. When GRUB cannot
 # load them (with MEM=2M it runs out of memory), it would wait at its menu

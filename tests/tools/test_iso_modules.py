@@ -52,13 +52,12 @@ class IsoModulesTest(unittest.TestCase):
         progs.mkdir()
         (progs / 'p1').write_bytes(b'\x7fELF program' * 100)
         (progs / 'p1').chmod(0o755)
-        (progs / 'data').write_text('not executable\n')
         cmdline = self.dir / 'cmdline'
         cmdline.write_text("'x=1'\n")
         iso = self.dir / 'out' / 'kernel.iso'
         iso.parent.mkdir()
         res = run(['scripts/mkiso.sh', str(built('vmlinux')), str(cmdline),
-                   str(iso), str(mods), '', str(progs)])
+                   str(iso), str(mods), '', str(progs / 'p1')])
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertTrue(iso.is_file())
         root = iso.parent / 'isoroot' / 'boot'
