@@ -23,9 +23,21 @@ ifneq ($(origin M),undefined)
 ifeq ($(strip $(M)),)
 $(error M= is empty: give the directory of the modules, e.g. M=modules/foo)
 endif
-override M := $(patsubst $(CURDIR)/%,%,$(abspath $(M)))
+# A relative M= is taken from the tree's top, where make -C changed to: if
+# the directory is not there but under the caller's ($(PWD)), say so.
+m-abs := $(abspath $(M))
+m-pwd := $(abspath $(PWD)/$(M))
+m-hint :=
+ifeq ($(filter /%,$(M))$(filter $(CURDIR),$(PWD)),)
+m-hint := ; a relative M= is taken from the tree's top, $(CURDIR)
+m-hint += $(if $(wildcard $(m-pwd)/.),(did you mean M=$(m-pwd)?))
+endif
+ifeq ($(wildcard $(m-abs)/.),)
+$(error M=$(M): no such directory: looked for $(m-abs)$(m-hint))
+endif
+override M := $(patsubst $(CURDIR)/%,%,$(m-abs))
 ifeq ($(wildcard $(M)/Kbuild $(M)/Makefile),)
-$(error M=$(M): no $(M)/Kbuild or $(M)/Makefile listing the modules (obj-m += foo.o))
+$(error M=$(M): no Kbuild or Makefile listing the modules (obj-m += foo.o) in $(m-abs))
 endif
 endif
 # Where the objects of directory dir/ go: $(O)/dir/, or $(O)/extmod/dir/
@@ -236,6 +248,24 @@ mrproper:
 	$(Q)rm -rf $(O)
 
 include scripts/Makefile.help
+
+# A variable given on make's command line that no Makefile reads but
+# that looks like one that does (CPU=2 for CPUS=2, EXTRA_MODULE= for
+# EXTRA_MODULES=) draws a warning naming both (scripts/similar_vars.py).
+known-vars := O V M CPUS MEM QEMU CMDLINE ISO_DIR EXTRA_MODULES INIT \
+	INIT_ARGS USER_PROGS FRAGMENTS KCONFIG_CONFIG STRESS_FLIPS \
+	STRESS_CYCLES STRESS_LINUX_FLIPS FUZZ_TIME FUZZ_RUNS SHELL_FUZZ_RUNS \
+	MODEL_MINUTES CC LD NM OBJCOPY HOSTCC PYTHON
+ifeq ($(MAKELEVEL),0)
+unknown-vars := $(filter-out $(known-vars),$(foreach v,$(.VARIABLES),\
+	$(if $(filter command line,$(origin $(v))),$(v))))
+ifneq ($(unknown-vars),)
+$(foreach w,$(shell $(PYTHON) scripts/similar_vars.py $(known-vars) -- \
+	$(unknown-vars)),$(warning $(firstword $(subst :, ,$(w)))=: no such \
+	variable; did you mean $(lastword $(subst :, ,$(w)))=? (make help \
+	lists them)))
+endif
+endif
 
 PHONY += FORCE
 FORCE:

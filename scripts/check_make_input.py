@@ -28,8 +28,10 @@ TIMEOUT = 120       # a boot that hangs fails its case
 
 def cases(work):
     """name, target ("cmdline": the ISO_DIR's cmdline file), make
-    variables, then what must hold: "words" for grub.cfg, "fails" (whether
-    make exits non-zero), "says" (text in make's output)."""
+    variables ("cwd": plain make in that directory of the tree), then what
+    must hold: "words" for grub.cfg, "fails" (whether make exits
+    non-zero), "code" (its exit status), "says" (text in make's
+    output)."""
     pwned = work / 'pwned'
     return [
         dict(name='shell quote', target='cmdline',
@@ -76,6 +78,29 @@ def cases(work):
              run_kernel=True,
              vars={'MEM': '2M', 'CPUS': '1', 'USER_PROGS': ''}, fails=True,
              says='grub: cannot load the kernel'),
+        dict(name='make run < script with a failing command exits 2, as '
+                  'README says', run_kernel=True, target='run',
+             vars={'CPUS': '1', 'USER_PROGS': ''}, stdin='echo a\nno_such_cmd\n',
+             code=2, says='qemu: a console command failed'),
+        dict(name='a misspelt variable (CPU=2) draws a warning naming CPUS',
+             target='cmdline', vars={'CPU': '2', 'EXTRA_MODULE': 'x'},
+             fails=False, says='CPU=: no such variable; did you mean CPUS=?'),
+        dict(name='INIT= a file that does not exist', target='cmdline',
+             vars={'INIT': 'no_such_prog'}, fails=True,
+             says='INIT=no_such_prog: no such file (looked for '
+                  f'{REPO_ROOT}/no_such_prog)'),
+        dict(name='USER_PROGS= a program that does not exist', target='cmdline',
+             vars={'USER_PROGS': 'hello no_such_prog'}, fails=True,
+             says='USER_PROGS: no program no_such_prog: looked for '
+                  'user/*/no_such_prog.c'),
+        dict(name='M= a directory that does not exist', target='cmdline',
+             vars={'M': 'no/such/dir'}, fails=True,
+             says=f'M=no/such/dir: no such directory: looked for '
+                  f'{REPO_ROOT}/no/such/dir'),
+        dict(name='make in a subdirectory says where to run it', cwd='kernel',
+             target='', vars={}, fails=True,
+             says='kernel/Makefile lists objects for the top-level Makefile, '
+                  f'which is not here: looked for targets in {REPO_ROOT}/kernel'),
         # GRUB may run out of memory even for its own line (it still
         # powers off with status 41): what make says of that status is
         # the error this case asks for.
@@ -92,9 +117,13 @@ def run_case(build, work, case):
     target = case['target']
     goal = str(iso_dir / 'cmdline') if target == 'cmdline' else target
     argv = ['make', f'O={build}', f'ISO_DIR={iso_dir}']
+    if 'cwd' in case:       # plain make in a directory of the tree
+        argv, goal = ['make'], []
+    else:
+        goal = [goal]
     argv += [f'{key}={value}' for key, value in case['vars'].items()]
     piped = case.get('stdin')
-    with subprocess.Popen(argv + [goal], cwd=REPO_ROOT,
+    with subprocess.Popen(argv + goal, cwd=REPO_ROOT / case.get('cwd', '.'),
                           stdin=subprocess.PIPE if piped else subprocess.DEVNULL,
                           stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, errors='replace',
@@ -119,6 +148,9 @@ def problems_of(case, proc, words, pwned):
         problems.append(f'grub.cfg words {words!r}, expected {case["words"]!r}')
     if 'fails' in case and case['fails'] != (proc.returncode != 0):
         problems.append(f'make exited with {proc.returncode}')
+    if 'code' in case and case['code'] != proc.returncode:
+        problems.append(f'make exited with {proc.returncode}, not '
+                        f'{case["code"]}')
     if 'says' in case and case['says'] not in proc.stdout + proc.stderr:
         problems.append(f'no "{case["says"]}" in make\'s output')
     return problems

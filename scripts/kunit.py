@@ -559,7 +559,11 @@ def cmd_run(args):
         raw_output=args.raw_output, no_build=args.no_build,
         expect=Expectations(expect_failure=args.expect_failure))
     outcome = execute_run(cfg)
-    write_results(args, [record_of('run', cfg, outcome)])
+    record = record_of('run', cfg, outcome)
+    write_results(args, [record])
+    if outcome.suite_times:
+        print()
+        print('\n'.join(kunit_results.time_table([record], top=int(os.environ.get('KUNIT_TIMES_TOP', 8)))))
     print(outcome.verdict.counts.final_line())
     return outcome.verdict.code
 

@@ -110,6 +110,43 @@ class IsoModulesTest(unittest.TestCase):
         self.assertNotIn('bad_test_extra', names())
         self.assertNotIn('bad_test_extra', header.read_text())
 
+    def test_programs_follow_their_files(self):
+        """INIT= is carried by its ISO only and read where it is; a
+        program whose content changes, or a changed USER_PROGS, makes a
+        new ISO; $(O)/user keeps its programs."""
+        iso_dir = self.dir / 'iso'
+        archive = iso_dir / 'isoroot/boot/initramfs'
+        init = self.dir / 'myinit'
+        shutil.copyfile(built('user/hello'), init)
+        init.chmod(0o755)
+        user = sorted(p.name for p in (REPO / BUILD / 'user').iterdir())
+
+        def iso(*args):
+            res = make(f'O={BUILD}', f'ISO_DIR={iso_dir}', *args, 'iso')
+            self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+            entries = mkinitramfs.read_archive(archive.read_bytes())
+            return ('ISO      ' in res.stdout,
+                    {name: data for name, _, data in entries})
+
+        rebuilt, entries = iso(f'INIT={init}', 'USER_PROGS=hello')
+        self.assertTrue(rebuilt)
+        self.assertEqual(sorted(n for n in entries if n.startswith('/bin/')),
+                         ['/bin/hello', '/bin/myinit'])
+        self.assertEqual(gzip.decompress(entries['/bin/myinit']),
+                         init.read_bytes())
+        self.assertFalse(iso(f'INIT={init}', 'USER_PROGS=hello')[0],
+                         'rebuilt with nothing changed')
+        init.write_bytes(init.read_bytes() + b'\0')
+        rebuilt, entries = iso(f'INIT={init}', 'USER_PROGS=hello')
+        self.assertTrue(rebuilt, 'not rebuilt for a changed program')
+        self.assertEqual(gzip.decompress(entries['/bin/myinit']),
+                         init.read_bytes())
+        rebuilt, entries = iso('USER_PROGS=hello')
+        self.assertTrue(rebuilt, 'not rebuilt without INIT=')
+        self.assertNotIn('/bin/myinit', entries)
+        self.assertEqual(sorted(p.name for p in (REPO / BUILD / 'user')
+                                .iterdir()), user)
+
     def test_blob_names_refused(self):
         (self.dir / 'bad name.ko').write_bytes(b'')
         res = run([PYTHON, 'scripts/module_blobs.py', str(self.dir)])
