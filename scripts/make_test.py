@@ -26,6 +26,7 @@ tests/plan.json (Documentation/testing.rst).
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -240,6 +241,27 @@ def host_group(done, steps, cases):
     return kunit_results._group('host', groups=groups)
 
 
+def check_files(pargs, total):
+    """The results files, read back, must count what the closing line
+    does; the lines saying where they do not."""
+    problems = []
+    try:
+        with open(pargs.json, encoding='utf-8') as f:
+            got = kunit_results.count_json(json.load(f))
+        if got != total:
+            problems.append(f'{pargs.json} counts {got.final_line()}, the '
+                            f'closing line {total.final_line()}')
+        with open(pargs.junit, 'rb') as f:
+            got = kunit_results.count_junit(f.read())
+        want = (total.passed + total.xfail, total.failed, total.skipped)
+        if (got.passed, got.failed, got.skipped) != want:
+            problems.append(f'{pargs.junit} counts {got.final_line()}, the '
+                            f'closing line {total.final_line()}')
+    except (OSError, ValueError, SyntaxError) as exc:
+        problems.append(f'the results files do not read back: {exc}')
+    return problems
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--check', action='store_true',
@@ -308,6 +330,7 @@ def finish(pargs, entries, runs, done, steps, cases, elapsed):
              for s, t in r.suite_times.items()}
     kunit_results.write(pargs.json, pargs.junit, group, times)
     total = kunit_results.count_json(group)
+    mismatch = check_files(pargs, total)
     failed_steps = [n for n, ok, _ in step_times if not ok]
     not_run = [e['name'] for e in entries if e['name'] not in outcomes]
     print()
@@ -318,9 +341,11 @@ def finish(pargs, entries, runs, done, steps, cases, elapsed):
         print(f'failed host steps: {", ".join(failed_steps)}')
     if not_run:
         print(f'plan runs not run: {", ".join(not_run)}')
+    for line in mismatch:
+        print(f'error: {line}')
     print(total.final_line())
     codes = [o.verdict.code for o in outcomes.values()]
-    if failed_steps or not_run or any(codes) or total.failed:
+    if failed_steps or not_run or any(codes) or total.failed or mismatch:
         return 2
     return 0
 
