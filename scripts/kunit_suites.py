@@ -218,9 +218,28 @@ def display(path):
 # ---------------------------------------------------------------------------
 
 def _glob(pattern, text):
-    """The kernel's glob_match(): '*', '?', no classes."""
-    regex = ''.join('.*' if c == '*' else '.' if c == '?' else re.escape(c)
-                    for c in pattern)
+    """The kernel's glob_match(): '*', '?', [a-z] and [!a-z] classes, a
+    backslash taking the next character as it is."""
+    regex, i = '', 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == '*':
+            regex += '.*'
+        elif c == '?':
+            regex += '.'
+        elif c == '\\' and i + 1 < len(pattern):
+            i += 1
+            regex += re.escape(pattern[i])
+        elif c == '[' and ']' in pattern[i + 2:]:
+            end = pattern.index(']', i + 2)
+            body = pattern[i + 1:end]
+            neg = body.startswith('!')
+            body = body[1:] if neg else body
+            regex += '[' + ('^' if neg else '') + body.replace('\\', '\\\\') + ']'
+            i = end
+        else:
+            regex += re.escape(c)
+        i += 1
     return re.fullmatch(regex, text, re.S) is not None
 
 
