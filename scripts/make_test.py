@@ -273,7 +273,9 @@ def main(argv=None):
     sys.stdout.reconfigure(line_buffering=True, errors='replace')
     testsched.thread_output()
     start = time.monotonic()
-    if args.check:
+    global RESULTS
+    if args.check:      # its own results: make test's order stays make test's
+        RESULTS = RESULTS / 'check'
         entries = CHECK_PLAN
         plan_dir = REPO_ROOT
         steps = [s for s in STEPS if s.check]
@@ -287,7 +289,7 @@ def main(argv=None):
         json=str(RESULTS / 'results.json'), junit=str(RESULTS / 'results.xml'),
         results=str(RESULTS))
     RESULTS.mkdir(parents=True, exist_ok=True)
-    estimates = kunit.load_estimates()
+    estimates = kunit.load_estimates(RESULTS / 'times.json')
     runs, plan_jobs = kunit.plan_jobs(entries, pargs, plan_dir, estimates)
     extra, cases = step_jobs(steps, plan_jobs, args)
     for job in extra:

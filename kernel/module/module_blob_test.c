@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the module blobs: GRUB must have handed over exactly what the
- * build put on the ISO ($(O)/iso-modules, listed with each file's size and
- * CRC32 in the generated header), byte for byte, and the frames under them
- * must be the allocator's no more.
+ * Tests of the module blobs: the boot archive GRUB handed over must hold
+ * exactly what the build put there ($(O)/iso-modules, listed with each
+ * file's size and CRC32 in the generated header), byte for byte, each
+ * 8-byte aligned, and the frames under them must be the allocator's no
+ * more.
  */
 #include <linux/kernel.h>
 #include <linux/init.h>
@@ -121,6 +122,9 @@ static void module_blob_test_frames_reserved(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, direct_mapped(pa, b->size));
 		KUNIT_EXPECT_EQ_MSG(test, frames_free_in(pa, b->size), 0,
 				    "%s: free frames under it", b->name);
+		/* The boot archive puts each module 8-byte aligned. */
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pa, 8), "%s at %#llx",
+				      b->name, (unsigned long long)pa);
 	}
 }
 
