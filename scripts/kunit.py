@@ -438,10 +438,17 @@ def expected_suites(cfg):
     """The suites the run must report (scripts/kunit_suites.py), or None
     when the run does not run suites as built: benchmarks (bench=) or an
     attribute filter (kunit.filter=), which the host does not model."""
-    args = cfg.kernel_args
+    args, glob = cfg.kernel_args, cfg.filter
+    if cfg.no_build:
+        # The ISO's command line is the one it was built with: its words,
+        # quoted for grub.cfg (scripts/grub_cmdline.py), beside it.
+        try:
+            args = shlex.split((cfg.build_dir / 'cmdline').read_text())
+        except (OSError, ValueError):
+            return None
+        glob = None
     if any(a.startswith(('bench=', 'kunit.filter=')) for a in args):
         return None
-    glob = cfg.filter
     for arg in args:
         if arg.startswith('kunit.filter_glob='):
             glob = arg.split('=', 1)[1]
