@@ -37,7 +37,7 @@ $(error M=$(M): no such directory: looked for $(m-abs)$(m-hint))
 endif
 override M := $(patsubst $(CURDIR)/%,%,$(m-abs))
 ifeq ($(wildcard $(M)/Kbuild $(M)/Makefile),)
-$(error M=$(M): no Kbuild or Makefile listing the modules (obj-m += foo.o) in $(m-abs))
+$(error M=$(M): no $(M)/Kbuild or $(M)/Makefile listing the modules (obj-m += foo.o))
 endif
 endif
 # Where the objects of directory dir/ go: $(O)/dir/, or $(O)/extmod/dir/

@@ -154,7 +154,7 @@ def fetch_kernel(cache):
     debs = sorted(pkg_dir.glob(f'{package}_*.deb'))
     if not debs:
         print(f'bench-linux: downloading Debian\'s {package} (about 70 MB, '
-              f'once) into {pkg_dir}', flush=True)
+              f'once) into {pkg_dir}', file=sys.stderr, flush=True)
         rc, text = run_tool(['apt-get', 'download', package], cwd=pkg_dir)
         debs = sorted(pkg_dir.glob(f'{package}_*.deb'))
         if rc or not debs:
