@@ -122,12 +122,13 @@ STEPS = [
     Step('badmod console', [[PY, 'scripts/console_script_test.py', '--bad',
                              '--iso', f'{BADMOD}/kernel.iso']],
          after=['badmod build'], estimate=5),
-    # After every other make of DEFAULT: these rebuild its ISO and modules.
+    # After every other make of DEFAULT: these rebuild its ISO and modules;
+    # test_doc_sessions.py boots RUN's kernel.
     Step('host checks', [[PY, '-m', 'unittest', 'discover', '-v', '-s',
                           'tests/tools']],
          after=['build:default', 'iso:*default', 'shell iso', 'buildcheck',
-                'jump table', 'make input'],
-         locks=[DEFAULT], estimate=120, live=r' \.\.\. (ok|FAIL|ERROR|skipped)',
+                'jump table', 'make input', 'run build', 'uconform'],
+         locks=[DEFAULT, RUN], estimate=120, live=r' \.\.\. (ok|FAIL|ERROR|skipped)',
          unittest=True),
     # In a build directory of its own: it builds host programs only.
     Step('fuzz engine', [make('O=build/test-fuzz', 'fuzz-engine-smoke')],
