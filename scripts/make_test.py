@@ -18,8 +18,8 @@ times.txt and times.json (the next run's order: longest first), and each
 step's log in logs/.
 
 --check (make check): the static-key subsystem only, for the edit-compile-
-test loop: its suites on JUMP_LABEL=y and =n (the runs of CHECK_PLAN) and
-the host steps marked check.
+test loop: its suites on JUMP_LABEL=y and =n less their stresses (the
+runs of CHECK_PLAN) and the host steps marked check.
 
 A new host step is one entry of STEPS; a new plan run one entry of
 tests/plan.json (Documentation/testing.rst).
@@ -47,7 +47,14 @@ DEFAULT = 'build/test-default'      # the plan's "default" kernel
 RUN = 'build/test-run'              # make run's kernel (defconfig)
 BADMOD = 'build/test-badmod'
 PLAN = REPO_ROOT / 'tests' / 'plan.json'
-CHECK_FILTER = 'jump_label*,static_key*,text_patch'
+# The static-key subsystem's suites less its four stresses (make test
+# runs them): the 2,000-flip int3 stress, the modules' 1,000 load/unload
+# cycles and their race against flips, the plain-key storm.
+CHECK_FILTER = ('jump_label*,static_key*,text_patch,'
+                '-text_patch.tpt_test_stress,'
+                '-jump_label_modules.jlm_test_cycles,'
+                '-jump_label_modules.jlm_test_race,'
+                '-jump_label_ratelimit.jlr_test_storm*')
 
 # The static-key subsystem's runs for make check: its suites, y and n.
 CHECK_PLAN = [
