@@ -126,13 +126,27 @@ def file_mode(path):
         return 0o666 & ~umask
 
 
+def same_file(a, b):
+    try:
+        with open(a, "rb") as f, open(b, "rb") as g:
+            return f.read() == g.read()
+    except OSError:
+        return False
+
+
 def write(kconf, out):
-    """Writes the configuration to out in one step (a rename)."""
+    """Writes the configuration to out in one step (a rename), unless out
+    holds it already: then out keeps its time, so that what was built from
+    it is not older than it (make M= refuses a tree whose .config is newer
+    than its modules, and make test configures each of its builds again)."""
     directory = os.path.dirname(out) or "."
     fd, tmp = tempfile.mkstemp(prefix=".merge_config.", dir=directory)
     os.close(fd)
     try:
         kconf.write_config(tmp, save_old=False)
+        if same_file(tmp, out):
+            os.unlink(tmp)
+            return
         os.chmod(tmp, file_mode(out))
         os.replace(tmp, out)
     except BaseException:
