@@ -5,7 +5,7 @@
 check_make_input.py O [RUN_O]: O is a configured, built kernel build
 directory; RUN_O (default O) the one of the kernel make run boots, with no
 test built in, for the cases marked "run_kernel" (the memory limits:
-README's MEM=8M is for that kernel; the test kernel carries some eighty
+README's MEM=10M is for that kernel; the test kernel carries some eighty
 test modules more).
 Each case runs make with its variables (each one argument, no shell) and an
 ISO_DIR of its own, then checks the words written for grub.cfg, make's
@@ -61,9 +61,9 @@ def cases(work):
                               'no_such_suite kunit.filter=:'),
         # The figures of README and Documentation/boot.rst: the boot
         # archive carries the programs packed, unpacked when first run.
-        dict(name='make run with MEM=8M, as README says: it boots and runs '
+        dict(name='make run with MEM=10M, as README says: it boots and runs '
                   'a program', run_kernel=True,
-             target='run', vars={'MEM': '8M', 'CPUS': '1'},
+             target='run', vars={'MEM': '10M', 'CPUS': '1'},
              stdin='exec hello\npoweroff\n', fails=False,
              says='hello: exit status 3'),
         dict(name='make run with MEM=16M, as README says: ucheck passes',
