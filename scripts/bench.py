@@ -34,6 +34,11 @@ are exact and reproducible. Each kernel prints lines like
 
 (one line each).
 
+bench=flip_fn single-steps an enable and a disable of the 1- and the
+1,024-site keys (the counter of bench=pipe): flip_stepped_insns per flip,
+and flip_fn_insns, the same per function, so that the cost of a flip
+beyond its writes shows where it goes.
+
 bench=pipe (kernel/bench/pipe_bench.c) is perf bench sched pipe pinned to
 one CPU, per round trip: its instructions with every key off, with a probe
 or the tracer's event on sched_switch, with schedstats on; and, single-
@@ -148,7 +153,7 @@ EXPECTED = {
           'getppid_insns', 'inc_fast_insns', 'entry_bytes', 'table_bytes',
           'table_entries', 'short_site_share', 'init_insns',
           'init_insns_per_entry', 'flip_insns', 'flip_sync_rounds',
-          'flip_ipis', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
+          'flip_ipis', 'flip_stepped_insns', 'flip_fn_insns', 'int3_insns', 'int3_trap_insns', 'int3_handler_insns',
           'timer_tick_insns', 'context_switch_insns',
           'context_switch_stepped_insns', 'context_switch_static_branches',
           'synchronize_rcu_insns', 'deferred_storm_batches',
@@ -180,6 +185,8 @@ GROUPS = (
     ('fast inc/dec', ('inc_fast_insns',)),
     ('flips', ('flip_insns', 'flip_insns_per_site', 'flip_sync_rounds',
                'flip_ipis')),
+    ('flips, per function (single-stepped)', ('flip_stepped_insns',
+                                              'flip_fn_insns')),
     ('int3', ('int3_insns', 'int3_trap_insns', 'int3_handler_insns')),
     ('table/init', ('entry_bytes', 'table_bytes', 'table_entries',
                     'table_keys',

@@ -12,6 +12,7 @@
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/text-patching.h>
 #include <asm/text-patching-stats.h>
 #include <asm/traps.h>
@@ -243,6 +244,59 @@ static void bench_flip(void)
 	}
 }
 bench_case("flip", bench_flip);
+
+/*
+ * Where a flip's instructions go: an enable and a disable of the 1- and
+ * the 1,024-site key single-stepped (arch/x86/bench/bench_step.c), per
+ * function, per flip. flip_stepped_insns is the whole of it, the step
+ * session's own edges subtracted; it matches flip_insns within those
+ * edges. A function of the session itself (bench_*) is left out.
+ */
+struct jlb_flip_step {
+	unsigned int sites;
+};
+
+static void jlb_flip_fn_report(const struct bench_step_func *f, void *priv)
+{
+	const struct jlb_flip_step *fs = priv;
+	char params[80];
+
+	if (!strncmp(f->name, "bench_", 6))
+		return;
+	snprintf(params, sizeof(params), "sites=%u,fn=%s", fs->sites, f->name);
+	bench_report("flip_fn_insns", params, 50 * f->c.insns, "insns");
+}
+
+static void bench_flip_fn_one(unsigned int i)
+{
+	struct jlb_flip_step fs = { .sites = jlb_flips[i].sites };
+	struct bench_step_counts empty, c;
+	char params[32];
+
+	/* A session around nothing: its own edges, to subtract. */
+	if (bench_step_start())
+		return;
+	bench_step_stop(&empty);
+	if (bench_step_start())
+		return;
+	static_branch_enable(jlb_flips[i].key);
+	static_branch_disable(jlb_flips[i].key);
+	bench_step_stop(&c);
+	snprintf(params, sizeof(params), "sites=%u", fs.sites);
+	bench_report("flip_stepped_insns", params, 50 * (c.insns - empty.insns),
+		     "insns");
+	bench_step_funcs(jlb_flip_fn_report, &fs);
+}
+
+static void bench_flip_fn(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(jlb_flips); i++)
+		if (jlb_flips[i].sites == 1 || jlb_flips[i].sites == 1024)
+			bench_flip_fn_one(i);
+}
+bench_case("flip_fn", bench_flip_fn);
 
 /*
  * int3 cost: with int3 on every site of the batch, one run of the key's
