@@ -457,17 +457,19 @@ extern struct module __this_module;
  * in kernel or module data, no two sites overlapping): 0, or after a
  * message naming the module and the entry, -EINVAL (a bad entry), -EBUSY
  * (a key read-only after its owner's init, which has not ended), -ENOMEM.
- * __add, with the hotplug lock, jump_label_mutex and text_mutex held (the
- * loader's one write of its text sites, kernel/module/text_sites.c):
- * sorts its table, links its keys and queues each site whose key's state
- * is not the JMP's; 0, or -ENOMEM after a message with nothing linked.
+ * __add, in a text batch holding the hotplug lock, jump_label_mutex and
+ * text_mutex (the loader's one write of its text sites,
+ * kernel/module/text_sites.c): sorts its table, links its keys and
+ * queues into @b each site whose key's state is not the JMP's; 0, or
+ * -ENOMEM after a message with nothing linked.
  * init_done: before the init regions are freed. del (__del with the
  * hotplug lock and jump_label_mutex held): when it goes (after exit,
  * after a failed init, or when a later step of the load fails), unlinks
  * every entry; nothing is written.
  */
+struct text_batch;
 int jump_label_module_prepare(struct module *mod);
-int __jump_label_module_add(struct module *mod);
+int __jump_label_module_add(struct text_batch *b, struct module *mod);
 void __jump_label_module_del(struct module *mod);
 
 /*
@@ -480,5 +482,24 @@ void jump_label_module_init_done(struct module *mod);
 void jump_label_module_del(struct module *mod);
 /* After exit: runs the pending dec of each deferred key mod defines. */
 void jump_label_module_flush(struct module *mod);
+
+/*
+ * The static-call hooks of the loader (kernel/static_call/module.c). find,
+ * at step 6: finds the sites in the relocations and checks them (0, or
+ * -ENOEXEC after a line). __add, in the text batch of step 8, holding
+ * static_call_mutex: resolves, checks and links the sites to their keys
+ * (0 or -errno after a line, nothing left behind); __queue queues each
+ * site's instruction into @b; __unlink undoes __add. init_done: before the
+ * init text is freed its sites go; del: after exit or a failed init, all
+ * go; free: frees what find allocated (also when __add was never reached).
+ */
+struct load_info;
+int static_call_module_find(struct load_info *info, struct module *mod);
+int __static_call_module_add(struct module *mod);
+void __static_call_module_queue(struct text_batch *b, struct module *mod);
+void __static_call_module_unlink(struct module *mod);
+void static_call_module_init_done(struct module *mod);
+void static_call_module_del(struct module *mod);
+void static_call_module_free(struct module *mod);
 
 #endif /* _LINUX_MODULE_H */

@@ -57,13 +57,15 @@ int __static_call_update(struct static_call_key *key, void *tramp,
 /*
  * The halves of an update, for batches of many keys and calls
  * (static_call_update_queued(), <linux/jump_label.h>): refuse() is the
- * WARNing checks of __static_call_update() (true: refused); with
- * static_call_mutex and text_mutex held, check() (0 or -errno, after a
- * line) then queue_checked() into the batch in progress.
+ * WARNing checks of __static_call_update() (true: refused); in a text
+ * batch holding static_call_mutex and text_mutex (<linux/text_batch.h>),
+ * check() (0 or -errno, after a line) then queue_checked() into @b.
  */
+struct text_batch;
 bool __static_call_refuse(struct static_call_key *key, void *func);
 int __static_call_check(struct static_call_key *key, void *func);
-void __static_call_queue_checked(struct static_call_key *key, void *func);
+void __static_call_queue_checked(struct text_batch *b,
+				 struct static_call_key *key, void *func);
 extern struct mutex static_call_mutex;
 
 /* The sites an update of key patches, its trampoline included. */

@@ -4,16 +4,18 @@
  * that hands a key's sites to the arch. See <linux/jump_label.h> for the
  * API and the truth table, <linux/jump_label_arch.h> for the arch hooks.
  *
- * Locking: jump_label_mutex serializes every change of code. The count is
- * changed without it only on the fast paths, which never cross 0 <-> 1:
- * an inc of an enabled key (n > 0 -> n + 1) and a dec that stays above 0.
- * Every update holds the CPU hotplug lock (for reading, or for writing in
- * a hotplug callback), so that no CPU comes or goes while code changes:
- * the plain calls take it, the _cpuslocked ones expect it. As in Linux,
- * __name is the worker that expects the hotplug lock beside name that
- * takes it, and a name ending in _locked expects jump_label_mutex held
- * (static_key_inc_update() and static_key_dec_update() take it).
- * Deferred keys: kernel/jump_label/ratelimit.c.
+ * Locking: every update is a text batch (<linux/text_batch.h>), which
+ * takes the locks in their one order. jump_label_mutex serializes every
+ * change of code; the count is changed without it only on the fast paths,
+ * which never cross 0 <-> 1: an inc of an enabled key (n > 0 -> n + 1) and
+ * a dec that stays above 0. Every update holds the CPU hotplug lock (for
+ * reading, or for writing in a hotplug callback), so that no CPU comes or
+ * goes while code changes: the plain calls take it, the _cpuslocked ones
+ * expect it. As in Linux, __name is the worker that expects the hotplug
+ * lock beside name that takes it, and a name ending in _locked expects
+ * jump_label_mutex held (static_key_inc_update() and
+ * static_key_dec_update() take it); jump_label_update() takes text_mutex
+ * for the batch. Deferred keys: kernel/jump_label/ratelimit.c.
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
@@ -27,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
+#include <linux/text_batch.h>
 #include <linux/timex.h>
 #include <linux/warn_record.h>
 #include <asm/module.h>
@@ -179,40 +182,37 @@ noinline bool static_key_check_use_slow(struct static_key *key,
 
 /*
  * The _cpuslocked entry points: a caller that does not hold the CPU
- * hotplug lock is named with the key, then the call takes the lock itself
- * and does its work, so the key ends as the caller asked and no CPU comes
- * or goes during the patching. True if it took the lock: drop it after.
- * So the workers (__static_key_slow_inc() and the others) always run with
- * the lock held: the plain entry points take it, these check it.
+ * hotplug lock is named with the key, then @b takes the lock itself for
+ * the call, so the key ends as the caller asked and no CPU comes or goes
+ * during the patching. So the workers (__static_key_slow_inc() and the
+ * others) always run with the lock held: the plain entry points take it,
+ * these check it.
  */
-static bool static_key_cpus_lock(struct static_key *key, unsigned long caller)
+static void static_key_cpus_lock(struct text_batch *b, struct static_key *key,
+				 unsigned long caller)
 {
 	if (likely(cpus_lock_held()))
-		return false;
+		return;
 	static_key_misuse(key, MISUSE_CPUS_UNLOCKED, caller);
-	cpus_read_lock();
-	return true;
+	text_batch_lock(b, TEXT_BATCH_CPUS);
 }
 
-static void static_key_cpus_unlock(bool locked)
-{
-	if (unlikely(locked))
-		cpus_read_unlock();
-}
-
-static void jump_label_update(struct static_key *key);
+static __always_inline void jump_label_update(struct text_batch *b,
+					      struct static_key *key);
 
 /*
  * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
- * that the first enable is under way. Called with jump_label_mutex held
- * and the count at 0; by_inc says whether the 1 is an inc's reference.
+ * that the first enable is under way. Called with @b holding
+ * jump_label_mutex and the count at 0; by_inc says whether the 1 is an
+ * inc's reference.
  */
-static void static_key_enable_locked(struct static_key *key, bool by_inc)
+static void static_key_enable_locked(struct text_batch *b,
+				     struct static_key *key, bool by_inc)
 {
 	BUILD_BUG_ON(sizeof(struct static_key) != 16);
 	key->by_inc = by_inc;
 	atomic_set(&key->enabled, -1);
-	jump_label_update(key);
+	jump_label_update(b, key);
 	atomic_set_release(&key->enabled, 1);
 }
 
@@ -236,17 +236,18 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
-/* The inc that may patch: takes jump_label_mutex; the hotplug lock held. */
-static bool static_key_inc_update(struct static_key *key, unsigned long caller)
+/* The inc that may patch: @b takes jump_label_mutex; the hotplug lock held. */
+static bool static_key_inc_update(struct text_batch *b, struct static_key *key,
+				  unsigned long caller)
 {
 	bool ret = true;
 	int v;
 
-	jump_label_lock();
+	text_batch_lock(b, TEXT_BATCH_KEYS);
 	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		static_key_enable_locked(key, true);
+		static_key_enable_locked(b, key, true);
 	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 		ret = false;
@@ -254,25 +255,28 @@ static bool static_key_inc_update(struct static_key *key, unsigned long caller)
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
 	}
-	jump_label_unlock();
+	text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 	return ret;
 }
 
-static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
+static bool __static_key_slow_inc(struct text_batch *b, struct static_key *key,
+				  unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	return static_key_inc_update(key, caller);
+	return static_key_inc_update(b, key, caller);
 }
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
 {
-	bool locked = static_key_cpus_lock(key, _RET_IP_);
-	bool ret = __static_key_slow_inc(key, _RET_IP_);
+	struct text_batch b = {};
+	bool ret;
 
-	static_key_cpus_unlock(locked);
+	static_key_cpus_lock(&b, key, _RET_IP_);
+	ret = __static_key_slow_inc(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
@@ -280,15 +284,16 @@ EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
 static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
 						  unsigned long caller)
 {
+	struct text_batch b = {};
 	bool ret;
 
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	cpus_read_lock();
-	ret = static_key_inc_update(key, caller);
-	cpus_read_unlock();
+	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	ret = static_key_inc_update(&b, key, caller);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	return ret;
 }
 
@@ -313,13 +318,14 @@ static bool static_key_dec_above_one(struct static_key *key)
 	return false;
 }
 
-/* The dec that may patch: takes jump_label_mutex; the hotplug lock held. */
-static void static_key_dec_update(struct static_key *key, unsigned long caller)
+/* The dec that may patch: @b takes jump_label_mutex; the hotplug lock held. */
+static void static_key_dec_update(struct text_batch *b, struct static_key *key,
+				  unsigned long caller)
 {
 	enum static_key_misuse kind;
 	int v;
 
-	jump_label_lock();
+	text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	for (;;) {
 		if (v <= 0) {
@@ -331,42 +337,46 @@ static void static_key_dec_update(struct static_key *key, unsigned long caller)
 			continue;
 		if (v == 1) {
 			key->by_inc = false;
-			jump_label_update(key);
+			jump_label_update(b, key);
 		}
 		break;
 	}
-	jump_label_unlock();
+	text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
-static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
+static void __static_key_slow_dec(struct text_batch *b, struct static_key *key,
+				  unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
 	if (static_key_dec_above_one(key))
 		return;
-	static_key_dec_update(key, caller);
+	static_key_dec_update(b, key, caller);
 }
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
 {
-	bool locked = static_key_cpus_lock(key, _RET_IP_);
+	struct text_batch b = {};
 
-	__static_key_slow_dec(key, _RET_IP_);
-	static_key_cpus_unlock(locked);
+	static_key_cpus_lock(&b, key, _RET_IP_);
+	__static_key_slow_dec(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
 static noinline void static_key_slow_dec_slowpath(struct static_key *key,
 						  unsigned long caller)
 {
+	struct text_batch b = {};
+
 	if (!static_key_check_use(key, caller))
 		return;
 	if (static_key_dec_above_one(key))
 		return;
-	cpus_read_lock();
-	static_key_dec_update(key, caller);
-	cpus_read_unlock();
+	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	static_key_dec_update(&b, key, caller);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 
 void static_key_slow_dec(struct static_key *key)
@@ -377,7 +387,8 @@ void static_key_slow_dec(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
-static void __static_key_enable(struct static_key *key, unsigned long caller)
+static void __static_key_enable(struct text_batch *b, struct static_key *key,
+				unsigned long caller)
 {
 	int v;
 
@@ -389,35 +400,38 @@ static void __static_key_enable(struct static_key *key, unsigned long caller)
 			static_key_misuse(key, MISUSE_MIXED, caller);
 		return;
 	}
-	jump_label_lock();
+	text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	if (v == 0)
-		static_key_enable_locked(key, false);
+		static_key_enable_locked(b, key, false);
 	else if (v < 0)
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
-	jump_label_unlock();
 }
 
 void static_key_enable_cpuslocked(struct static_key *key)
 {
-	bool locked = static_key_cpus_lock(key, _RET_IP_);
+	struct text_batch b = {};
 
-	__static_key_enable(key, _RET_IP_);
-	static_key_cpus_unlock(locked);
+	static_key_cpus_lock(&b, key, _RET_IP_);
+	__static_key_enable(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
 
 void static_key_enable(struct static_key *key)
 {
-	cpus_read_lock();
-	__static_key_enable(key, _RET_IP_);
-	cpus_read_unlock();
+	struct text_batch b = {};
+
+	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__static_key_enable(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 EXPORT_SYMBOL_GPL(static_key_enable);
 
-static void __static_key_disable(struct static_key *key, unsigned long caller)
+static void __static_key_disable(struct text_batch *b, struct static_key *key,
+				 unsigned long caller)
 {
 	int v;
 
@@ -425,36 +439,38 @@ static void __static_key_disable(struct static_key *key, unsigned long caller)
 		return;
 	if (atomic_read(&key->enabled) == 0)
 		return;
-	jump_label_lock();
+	text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = 1;
 	if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
 		/* See held_disables: an underflow to come will name us. */
 		if (key->by_inc)
 			static_key_note_held_disable(key, caller);
 		key->by_inc = false;
-		jump_label_update(key);
+		jump_label_update(b, key);
 	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	} else if (v != 0) {
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	}
-	jump_label_unlock();
 }
 
 void static_key_disable_cpuslocked(struct static_key *key)
 {
-	bool locked = static_key_cpus_lock(key, _RET_IP_);
+	struct text_batch b = {};
 
-	__static_key_disable(key, _RET_IP_);
-	static_key_cpus_unlock(locked);
+	static_key_cpus_lock(&b, key, _RET_IP_);
+	__static_key_disable(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
 
 void static_key_disable(struct static_key *key)
 {
-	cpus_read_lock();
-	__static_key_disable(key, _RET_IP_);
-	cpus_read_unlock();
+	struct text_batch b = {};
+
+	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__static_key_disable(&b, key, _RET_IP_);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 EXPORT_SYMBOL_GPL(static_key_disable);
 
@@ -486,29 +502,43 @@ bool jump_entry_dead(struct jump_entry *entry, struct module *mod)
 	return mod ? mod->jump_init_done : !init_mem_available;
 }
 
-int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
-			  void *enabled)
+/*
+ * A __static_key_for_each_site() step: the batch (checked by the walk's
+ * caller) gets entry's site for its key's state *(bool *)enabled.
+ */
+static __always_inline int jump_label_queue_site(struct jump_entry *entry,
+						 struct module *mod,
+						 void *enabled)
 {
-	arch_jump_label_transform_queue(
-		entry, *(bool *)enabled ^ jump_entry_is_branch(entry));
+	__text_batch_queue_jump(entry, *(bool *)enabled ^
+					       jump_entry_is_branch(entry));
 	return 0;
 }
 
-/* Hands the key's sites, the kernel's and modules', to the arch as one batch.
- */
-static void jump_label_update(struct static_key *key)
+void jump_label_queue_key(struct text_batch *b, struct static_key *key)
 {
 	bool enabled = __static_key_enabled(key);
 
-	lockdep_assert_cpus_held();
-	lockdep_assert_held(&jump_label_mutex);
+	if (unlikely(!text_batch_may_queue(b))) {
+		text_batch_refuse(b, "queue", TEXT_BATCH_QUEUE);
+		return;
+	}
+	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
+}
+
+/*
+ * Hands the key's sites, the kernel's and modules', to @b as one batch;
+ * @b holds jump_label_mutex and takes text_mutex for the batch.
+ */
+static __always_inline void jump_label_update(struct text_batch *b,
+					      struct static_key *key)
+{
 	/* Before init the count changes alone; jump_label_init() catches up. */
 	if (!static_key_initialized)
 		return;
-	mutex_lock(&text_mutex);
-	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
-	arch_jump_label_transform_apply();
-	mutex_unlock(&text_mutex);
+	text_batch_lock(b, TEXT_BATCH_TEXT);
+	jump_label_queue_key(b, key);
+	text_batch_apply(b);
 }
 
 static int jump_label_cmp(const void *a, const void *b)
@@ -644,35 +674,39 @@ static struct jump_entry *__init jump_label_link(struct jump_entry *start,
 }
 
 /* Queues every site of @key in the kernel's table for its state now. */
-static void __init jump_label_queue_key(struct static_key *key)
+static void __init jump_label_queue_boot_key(struct text_batch *b,
+					     struct static_key *key)
 {
 	struct jump_entry *entry;
 
 	for_each_key_entry(key, entry)
-		arch_jump_label_transform_queue(entry, jump_label_type(entry));
+		text_batch_queue_jump(b, entry, jump_label_type(entry));
 }
 
-/* Patches the sites of the keys changed before init, in one batch. */
-static void __init jump_label_catch_up(struct jump_entry *start,
+/*
+ * Patches the sites of the keys changed before init, in one batch; @b holds
+ * the hotplug lock and jump_label_mutex and takes text_mutex for it.
+ */
+static void __init jump_label_catch_up(struct text_batch *b,
+				       struct jump_entry *start,
 				       struct jump_entry *stop)
 {
 	unsigned int i, n = jump_label_stats.changed_keys;
 	struct jump_entry *first, *next;
 	struct static_key *key;
 
-	mutex_lock(&text_mutex);
+	text_batch_lock(b, TEXT_BATCH_TEXT);
 	if (n <= ARRAY_SIZE(changed_keys)) {
 		for (i = 0; i < n; i++)
-			jump_label_queue_key(changed_keys[i]);
+			jump_label_queue_boot_key(b, changed_keys[i]);
 	} else {
 		for_each_jump_key(first, next, start, stop) {
 			key = jump_entry_key(first);
 			if (__static_key_enabled(key) != static_key_type(key))
-				jump_label_queue_key(key);
+				jump_label_queue_boot_key(b, key);
 		}
 	}
-	arch_jump_label_transform_apply();
-	mutex_unlock(&text_mutex);
+	text_batch_apply(b);
 }
 
 void __init jump_label_init(void)
@@ -680,6 +714,7 @@ void __init jump_label_init(void)
 	struct jump_entry *start = __start___jump_table;
 	struct jump_entry *stop = __stop___jump_table;
 	struct jump_label_stats *s = &jump_label_stats;
+	struct text_batch b = {};
 	u64 t0 = get_cycles();
 
 	BUILD_BUG_ON(sizeof(struct jump_entry) != 12);
@@ -688,8 +723,7 @@ void __init jump_label_init(void)
 	BUILD_BUG_ON(__alignof__(struct static_key) <= JUMP_ENTRY_FLAGS);
 	if (static_key_initialized)
 		return;
-	cpus_read_lock();
-	jump_label_lock();
+	text_batch_lock(&b, TEXT_BATCH_CPUS | TEXT_BATCH_KEYS);
 	static_key_defs_sort();
 	s->sorted_at_boot = jump_label_link(start, stop) != stop;
 	if (s->sorted_at_boot) {
@@ -697,12 +731,11 @@ void __init jump_label_init(void)
 		jump_label_link(start, stop);
 	}
 	if (s->changed_keys)
-		jump_label_catch_up(start, stop);
+		jump_label_catch_up(&b, start, stop);
 	static_key_initialized = true;
 	s->entries = stop - start;
 	s->init_cycles = get_cycles() - t0;
-	jump_label_unlock();
-	cpus_read_unlock();
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	pr_info("jump_label: %u entries, %u keys, %u short and %u long sites, %zu table bytes%s\n",
 		s->entries, s->keys, s->short_sites,
 		s->entries - s->short_sites, s->entries * sizeof(*start),
@@ -758,7 +791,8 @@ int jump_label_text_reserved(void *start, void *end)
 
 #else /* !CONFIG_JUMP_LABEL: counts only, no code to patch */
 
-static void jump_label_update(struct static_key *key)
+static __always_inline void jump_label_update(struct text_batch *b,
+					      struct static_key *key)
 {
 }
 
@@ -784,7 +818,7 @@ int jump_label_module_prepare(struct module *mod)
 	return 0;
 }
 
-int __jump_label_module_add(struct module *mod)
+int __jump_label_module_add(struct text_batch *b, struct module *mod)
 {
 	return 0;
 }

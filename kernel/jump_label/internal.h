@@ -3,11 +3,12 @@
 #define _KERNEL_JUMP_LABEL_INTERNAL_H
 
 /*
- * What the parts of the engine share: kernel/jump_label/core.c (the key state
- * machine, the kernel's table, boot), kernel/jump_label/module.c (modules'
- * tables and the links of their keys) and kernel/jump_label/ratelimit.c
- * (deferred keys). Not an API: nothing else includes it. The table
- * helpers run under jump_label_mutex.
+ * What the parts of the engine share: kernel/jump_label/core.c (the key
+ * state machine, the kernel's table, boot), module.c (modules' tables and
+ * the links of their keys), ratelimit.c (deferred keys), introspect.c
+ * (the read-only walk), queued.c (many keys and calls in one batch) and
+ * batch.c (the text batch, <linux/text_batch.h>). Not an API: nothing
+ * else includes it. The table helpers run under jump_label_mutex.
  */
 #include <linux/init.h>
 #include <linux/jump_label_arch.h>
@@ -77,12 +78,13 @@ int jump_table_reserved(struct jump_entry *start, struct jump_entry *stop,
 			struct module *mod, void *tstart, void *tend);
 
 #ifdef CONFIG_JUMP_LABEL
+struct text_batch;
+
 /*
- * A __static_key_for_each_site() step: queues entry's site for the state
- * *(bool *)enabled of its key (one batch of the arch's, applied later).
+ * Queues into @b every live site of @key, the kernel's and modules', for
+ * the key's state now; @b holds jump_label_mutex and text_mutex.
  */
-int jump_label_queue_site(struct jump_entry *entry, struct module *mod,
-			  void *enabled);
+void jump_label_queue_key(struct text_batch *b, struct static_key *key);
 
 /*
  * The walk behind static_key_for_each_site() and every flip: the kernel's

@@ -7,11 +7,11 @@
 #include <linux/cpu.h>
 #include <linux/jump_label_arch.h>
 #include <linux/list.h>
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/text_batch.h>
 #include <asm/module.h>
 #include "internal.h"
 
@@ -456,15 +456,15 @@ static int jump_label_module_link(struct module *mod)
 	return 0;
 }
 
-/* Every site holds the JMP: queues those whose key wants a NOP. */
-static void jump_label_module_queue(struct module *mod)
+/* Every site holds the JMP: queues into @b those whose key wants a NOP. */
+static void jump_label_module_queue(struct text_batch *b, struct module *mod)
 {
 	struct jump_entry *iter;
 
 	for (iter = mod->jump_entries;
 	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
 		if (jump_label_type(iter) == JUMP_LABEL_NOP)
-			arch_jump_label_transform_queue(iter, JUMP_LABEL_NOP);
+			text_batch_queue_jump(b, iter, JUMP_LABEL_NOP);
 }
 
 int jump_label_module_prepare(struct module *mod)
@@ -482,14 +482,13 @@ int jump_label_module_prepare(struct module *mod)
 	return mod->num_jump_entries ? jump_label_module_check_sites(mod) : 0;
 }
 
-int __jump_label_module_add(struct module *mod)
+int __jump_label_module_add(struct text_batch *b, struct module *mod)
 {
 	struct jump_entry *start = mod->jump_entries;
 	struct jump_label_module *jm;
 	int ret;
 
 	lockdep_assert_held(&jump_label_mutex);
-	lockdep_assert_held(&text_mutex);
 	if (!mod->num_jump_entries)
 		return 0;
 	jm = kzalloc(sizeof(*jm), GFP_KERNEL);
@@ -502,7 +501,7 @@ int __jump_label_module_add(struct module *mod)
 		kfree(jm);
 		goto out_nomem;
 	}
-	jump_label_module_queue(mod);
+	jump_label_module_queue(b, mod);
 	list_add_tail(&jm->list, &jump_label_modules);
 	jump_label_stats.modules++;
 	jump_label_stats.module_entries += mod->num_jump_entries;

@@ -11,7 +11,8 @@
  * static_call_update() would do; apply makes all of it at once:
  *
  *   1. take jump_label_mutex, static_call_mutex (the hotplug lock is
- *      held since the first queued call: the caller's, or the queue's);
+ *      held since the first queued call: the caller's, or the queue's),
+ *      through the queue's text batch (<linux/text_batch.h>);
  *   2. replay the queue on the keys' counts, as the plain calls would
  *      (an enable of an enabled key does nothing, a key with inc
  *      references is misused by either, a key enabled then disabled ends
@@ -20,8 +21,9 @@
  *      call whose target changes: one holding unexpected bytes is named
  *      (site, key or call) and nothing at all changes: -EINVAL;
  *   4. under text_mutex: set the counts (-1 while enabling, as
- *      static_key_enable()), queue all those sites, apply one batch of
- *      the int3 engine: three sync rounds for any number of keys; then 1.
+ *      static_key_enable()), queue all those sites, apply the batch
+ *      (text_batch_apply()): three sync rounds for any number of keys;
+ *      then 1.
  *
  * The queue is one task's from its first queued call to apply
  * (queue_mutex, held in between): another task queueing waits.
@@ -31,13 +33,12 @@
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/jump_label_arch.h>
-#include <linux/memory.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
-#include <asm/static_call.h>
+#include <linux/text_batch.h>
 #include "internal.h"
 
 struct jl_queued {
@@ -56,7 +57,8 @@ static DEFINE_MUTEX(queue_mutex);
  * can find itself there): hence READ_ONCE()/WRITE_ONCE().
  */
 static struct task_struct *queue_owner;
-static bool queue_cpus_locked;	/* the queue took the hotplug lock */
+/* The owner's batch: the hotplug lock from the first queued call on. */
+static struct text_batch queue_batch;
 static struct jl_queued *queue;
 static unsigned int queue_nr, queue_cap;
 static bool queue_nomem;
@@ -64,18 +66,15 @@ static bool queue_nomem;
 /* Takes the queue for current (once), appends an entry. */
 static void jl_queue_add(const struct jl_queued *q)
 {
+	struct text_batch b = {};
 	struct jl_queued *v;
-
-	bool lock;
 
 	if (READ_ONCE(queue_owner) != current) {
 		/* The hotplug lock first, as every flip takes it. */
-		lock = !cpus_lock_held();
-		if (lock)
-			cpus_read_lock();
+		text_batch_lock(&b, cpus_lock_held() ? 0 : TEXT_BATCH_CPUS);
 		mutex_lock(&queue_mutex);
 		WRITE_ONCE(queue_owner, current);
-		queue_cpus_locked = lock;
+		queue_batch = b;
 	}
 	if (queue_nr == queue_cap) {
 		v = kmalloc((queue_cap ? 2 * queue_cap : 16) * sizeof(*v),
@@ -188,12 +187,10 @@ static int jl_check_key(struct static_key *key)
 	return __static_key_for_each_site(key, jl_check_site, &enabled);
 }
 
-static void jl_queue_key(struct static_key *key)
+static void jl_queue_key(struct text_batch *b, struct static_key *key)
 {
-	bool enabled = __static_key_enabled(key);
-
 	if (static_key_initialized)
-		__static_key_for_each_site(key, jump_label_queue_site, &enabled);
+		jump_label_queue_key(b, key);
 }
 #else
 static int jl_check_key(struct static_key *key)
@@ -201,7 +198,7 @@ static int jl_check_key(struct static_key *key)
 	return 0;
 }
 
-static void jl_queue_key(struct static_key *key)
+static void jl_queue_key(struct text_batch *b, struct static_key *key)
 {
 }
 #endif
@@ -229,7 +226,7 @@ static int jl_check_all(void)
 }
 
 /* Step 4, under text_mutex: counts set, every site queued, one batch. */
-static void jl_apply_all(void)
+static void jl_apply_all(struct text_batch *b)
 {
 	struct jl_queued *q;
 
@@ -237,28 +234,28 @@ static void jl_apply_all(void)
 		if (jl_flips(q)) {
 			q->key->by_inc = false;
 			atomic_set(&q->key->enabled, q->to ? -1 : 0);
-			jl_queue_key(q->key);
+			jl_queue_key(b, q->key);
 		} else if (q->call && q->last) {
-			__static_call_queue_checked(q->call, q->func);
+			__static_call_queue_checked(b, q->call, q->func);
 		}
 	}
-	arch_static_call_apply(); /* the engine's one batch, keys' sites too */
+	text_batch_apply(b);
 	for (q = queue; q < queue + queue_nr; q++)
 		if (jl_flips(q) && q->to)
 			atomic_set_release(&q->key->enabled, 1);
 }
 
-/* The queue's end: emptied, given back. */
+/* The queue's end: emptied, given back, the hotplug lock dropped if taken. */
 static void jl_queue_release(void)
 {
-	bool unlock = queue_cpus_locked;
+	struct text_batch b = queue_batch;
 
 	queue_nr = 0;
 	queue_nomem = false;
 	WRITE_ONCE(queue_owner, NULL);
+	queue_batch = (struct text_batch){};
 	mutex_unlock(&queue_mutex);
-	if (unlock)
-		cpus_read_unlock();
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 }
 
 void static_key_drop_queued(void)
@@ -280,17 +277,14 @@ int static_key_apply_queued(void)
 		ret = -ENOMEM;
 		goto out;
 	}
-	lockdep_assert_cpus_held();
-	jump_label_lock();
-	mutex_lock(&static_call_mutex);
+	text_batch_lock(&queue_batch, TEXT_BATCH_KEYS | TEXT_BATCH_CALLS);
 	jl_replay();
-	mutex_lock(&text_mutex);
+	text_batch_lock(&queue_batch, TEXT_BATCH_TEXT);
 	ret = jl_check_all();
 	if (!ret)
-		jl_apply_all();
-	mutex_unlock(&text_mutex);
-	mutex_unlock(&static_call_mutex);
-	jump_label_unlock();
+		jl_apply_all(&queue_batch);
+	text_batch_unlock(&queue_batch,
+			  TEXT_BATCH_KEYS | TEXT_BATCH_CALLS | TEXT_BATCH_TEXT);
 out:
 	jl_queue_release();
 	return ret;

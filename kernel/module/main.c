@@ -11,8 +11,9 @@
  *   4. resolve undefined symbols: __this_module, the kernel's exports,
  *      then the exports of live and coming modules (recording each module
  *      used, which pins it);
- *   5. under text_mutex: copy the sections, apply the relocations; then
- *      every possible CPU's copy of the per-CPU chunk gets the contents;
+ *   5. holding text_mutex (a TEXT_BATCH_NX text batch): copy the
+ *      sections, apply the relocations; then every possible CPU's copy of
+ *      the per-CPU chunk gets the contents;
  *   6. keep the symbol table for %pS; find the exports, the jump table,
  *      the tracepoint and trace event tables, the parameters (params.c),
  *      init and exit; refuse exports the kernel or a module already has;
@@ -55,14 +56,13 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/text_batch.h>
 #include <asm/jump_label.h> /* struct jump_entry, also with JUMP_LABEL=n */
 #include <asm/module.h>
 #include <asm/pgtable.h>
-#include <asm/text-patching.h>
 #include <trace/events/module.h>
 #include <generated/vermagic.h>
 #include "internal.h"
-#include "../static_call/internal.h"
 
 DEFINE_MUTEX(module_mutex);
 LIST_HEAD(modules);
@@ -293,15 +293,19 @@ static struct module *setup_module(struct load_info *info)
 	return mod;
 }
 
-/* Copy and relocate: the loader's writes of (future) text, under text_mutex. */
+/*
+ * Copy and relocate: the loader's writes of (future) text, in a text batch
+ * holding text_mutex; the text is not executable yet (TEXT_BATCH_NX).
+ */
 static int write_module(struct load_info *info)
 {
+	struct text_batch b = {};
 	int ret;
 
-	mutex_lock(&text_mutex);
+	text_batch_lock(&b, TEXT_BATCH_TEXT | TEXT_BATCH_NX);
 	module_copy_sections(info);
 	ret = module_apply_relocations(info);
-	mutex_unlock(&text_mutex);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	if (!ret)
 		module_copy_kallsyms(info);
 	return ret;

@@ -6,12 +6,12 @@
  * before the text is executable:
  *
  *   1. check its jump entries (no lock but module_mutex);
- *   2. take the hotplug lock, jump_label_mutex, static_call_mutex and
- *      text_mutex, the order of every flip;
+ *   2. take a text batch's locks (<linux/text_batch.h>): the hotplug
+ *      lock, jump_label_mutex, static_call_mutex and text_mutex;
  *   3. resolve, check and link its static call sites, then link its keys
  *      (a failure undoes the first: nothing is linked, nothing queued);
  *   4. queue every site whose bytes must change, and write them all in
- *      one pass (text_poke_finish_nx()): the text is still mapped RW NX,
+ *      one pass (text_batch_apply_nx()): the text is still mapped RW NX,
  *      so no CPU can have fetched it; no int3, no sync round;
  *   5. drop the locks. From 3 on, a flip or an update writes the module's
  *      sites too, in its own batch.
@@ -24,17 +24,12 @@
  * writes text only for what the module left behind.
  */
 #include <linux/kernel.h>
-#include <linux/cpu.h>
 #include <linux/jump_label.h>
-#include <linux/jump_label_table.h>
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/text_batch.h>
 #include <linux/timex.h>
-#include <asm/static_call.h>
-#include <asm/text-patching.h>
 #include "internal.h"
-#include "../static_call/internal.h"
 
 #ifdef CONFIG_TEXT_PATCH_TEST_HOOKS
 void (*module_text_sites_test_hook)(unsigned int step);
@@ -49,6 +44,7 @@ static void module_text_sites_step(unsigned int step)
 
 int module_set_text_sites(struct module *mod)
 {
+	struct text_batch b = {};
 	u64 t0 = get_cycles();
 	int ret;
 
@@ -56,26 +52,20 @@ int module_set_text_sites(struct module *mod)
 	ret = jump_label_module_prepare(mod);
 	if (ret)
 		return ret;
-	cpus_read_lock();
-	jump_label_lock();
-	mutex_lock(&static_call_mutex);
-	mutex_lock(&text_mutex);
+	text_batch_lock(&b, TEXT_BATCH_ALL);
 	module_text_sites_step(0);
 	ret = __static_call_module_add(mod);
 	if (!ret) {
 		module_text_sites_step(1);
-		ret = __jump_label_module_add(mod);
+		ret = __jump_label_module_add(&b, mod);
 		if (ret)
 			__static_call_module_unlink(mod);
 	}
 	if (!ret) {
-		__static_call_module_queue(mod);
-		text_poke_finish_nx();
+		__static_call_module_queue(&b, mod);
+		text_batch_apply_nx(&b);
 	}
-	mutex_unlock(&text_mutex);
-	mutex_unlock(&static_call_mutex);
-	jump_label_unlock();
-	cpus_read_unlock();
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	jump_label_stats.module_add_cycles = ret ? 0 : get_cycles() - t0;
 	return ret;
 }

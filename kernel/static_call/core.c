@@ -13,7 +13,8 @@
  *      the targets before its init, in one batch; they leave with it;
  *   3. __static_call_update() checks every site and the trampoline hold
  *      the old target's instruction, then queues the new one for all of
- *      them, kernel and modules, and applies one batch: three sync rounds.
+ *      them, kernel and modules, and applies one text batch
+ *      (<linux/text_batch.h>): three sync rounds.
  *
  * A check that fails names the site and the call and writes nothing.
  * Sites in freed init text (the kernel's or a module's) are skipped.
@@ -23,14 +24,14 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/irqflags.h>
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/string.h>
 #include <linux/static_call.h>
+#include <linux/static_call_arch.h>
+#include <linux/text_batch.h>
 #include <linux/warn_record.h>
-#include <asm/static_call.h>
 #include "internal.h"
 
 DEFINE_MUTEX(static_call_mutex);
@@ -168,6 +169,11 @@ static int sc_for_each_site(struct static_call_key *key, sc_site_fn fn,
 	return ret;
 }
 
+bool __weak arch_static_call_reaches(void *addr, void *func)
+{
+	return true;
+}
+
 static int sc_check_one(struct static_call_key *key, void *addr, bool tail,
 			void *func)
 {
@@ -179,10 +185,17 @@ static int sc_check_one(struct static_call_key *key, void *addr, bool tail,
 	return arch_static_call_check_site(addr, key->func, tail, key->name);
 }
 
+struct sc_queue {
+	struct text_batch *batch;
+	void *func;
+};
+
 static int sc_queue_one(struct static_call_key *key, void *addr, bool tail,
-			void *func)
+			void *arg)
 {
-	arch_static_call_queue(addr, func, tail);
+	struct sc_queue *q = arg;
+
+	text_batch_queue_call(q->batch, addr, q->func, tail);
 	return 0;
 }
 
@@ -233,11 +246,11 @@ unsigned int static_call_nr_sites(struct static_call_key *key)
 EXPORT_SYMBOL_GPL(static_call_nr_sites);
 
 /*
- * The two halves of an update, with static_call_mutex and text_mutex
- * held: check that every site of key holds its current target's
+ * The two halves of an update, in a text batch holding static_call_mutex
+ * and text_mutex: check that every site of key holds its current target's
  * instruction and reaches func (0 or -errno after a line naming the site
- * and the call), then queue func's at every site and set key->func.
- * Many calls (and keys, kernel/jump_label/queued.c) are checked before any is
+ * and the call), then queue func's at every site and set key->func. Many
+ * calls (and keys, kernel/jump_label/queued.c) are checked before any is
  * queued, so that a refusal queues nothing.
  */
 static void sc_note_target(struct static_call_key *key, void *func);
@@ -250,21 +263,25 @@ int __static_call_check(struct static_call_key *key, void *func)
 	return sc_for_each_site(key, (sc_site_fn)sc_check_one, func);
 }
 
-void __static_call_queue_checked(struct static_call_key *key, void *func)
+void __static_call_queue_checked(struct text_batch *b,
+				 struct static_call_key *key, void *func)
 {
+	struct sc_queue q = { .batch = b, .func = func };
+
 	if (key->func == func)
 		return;
-	sc_for_each_site(key, (sc_site_fn)sc_queue_one, func);
+	sc_for_each_site(key, sc_queue_one, &q);
 	WRITE_ONCE(key->func, func);
 	sc_note_target(key, func);
 }
 
-static int __static_call_queue(struct static_call_key *key, void *func)
+static int __static_call_queue(struct text_batch *b,
+			       struct static_call_key *key, void *func)
 {
 	int ret = __static_call_check(key, func);
 
 	if (!ret)
-		__static_call_queue_checked(key, func);
+		__static_call_queue_checked(b, key, func);
 	return ret;
 }
 
@@ -425,18 +442,15 @@ bool __static_call_refuse(struct static_call_key *key, void *func)
 
 int __static_call_update(struct static_call_key *key, void *tramp, void *func)
 {
+	struct text_batch b = {};
 	int ret;
 
 	if (__static_call_refuse(key, func))
 		return in_interrupt() || irqs_disabled() ? -EPERM : -EINVAL;
-	cpus_read_lock();
-	mutex_lock(&static_call_mutex);
-	mutex_lock(&text_mutex);
-	ret = __static_call_queue(key, func);
-	arch_static_call_apply();
-	mutex_unlock(&text_mutex);
-	mutex_unlock(&static_call_mutex);
-	cpus_read_unlock();
+	text_batch_lock(&b, TEXT_BATCH_CPUS | TEXT_BATCH_CALLS | TEXT_BATCH_TEXT);
+	ret = __static_call_queue(&b, key, func);
+	text_batch_apply(&b);
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__static_call_update);
@@ -468,8 +482,8 @@ int static_call_text_reserved(void *start, void *end)
 }
 
 /* One call's run of the table: linked to its key, its sites queued. */
-static void __init sc_init_run(const struct static_call_site *s,
-			       unsigned int n)
+static void __init sc_init_run(struct text_batch *b,
+			       const struct static_call_site *s, unsigned int n)
 {
 	void *tramp = sc_site_tramp(s);
 	struct static_call_key *key = static_call_tramp_key(tramp);
@@ -490,36 +504,32 @@ static void __init sc_init_run(const struct static_call_site *s,
 		if (arch_static_call_check_site(addr, tramp, tail, key->name))
 			continue;
 		if (key->func != tramp)
-			arch_static_call_queue(addr, key->func, tail);
+			text_batch_queue_call(b, addr, key->func, tail);
 	}
 }
 
 void __init static_call_init(void)
 {
 	const struct static_call_site *s = __start_static_call_sites, *run;
-
 	const struct static_call_tramp_key *tk;
+	struct text_batch b = {};
 
 	if (static_call_initialized)
 		return;
-	cpus_read_lock();
-	mutex_lock(&static_call_mutex);
+	text_batch_lock(&b, TEXT_BATCH_CPUS | TEXT_BATCH_CALLS | TEXT_BATCH_TEXT);
 	for (tk = __start_static_call_tramp_key;
 	     tk < __stop_static_call_tramp_key; tk++)
 		__static_call_note_key(sc_tk_key(tk));
-	mutex_lock(&text_mutex);
 	while (s < __stop_static_call_sites) {
 		for (run = s; s < __stop_static_call_sites &&
 			      sc_site_tramp(s) == sc_site_tramp(run);
 		     s++)
 			;
-		sc_init_run(run, s - run);
+		sc_init_run(&b, run, s - run);
 	}
-	arch_static_call_apply();
+	text_batch_apply(&b);
 	static_call_initialized = true;
-	mutex_unlock(&text_mutex);
-	mutex_unlock(&static_call_mutex);
-	cpus_read_unlock();
+	text_batch_unlock(&b, TEXT_BATCH_ALL);
 	pr_info("static_call: %ld sites of %ld calls\n",
 		(long)(__stop_static_call_sites - __start_static_call_sites),
 		(long)(__stop_static_call_tramp_key -

@@ -2,10 +2,11 @@
 /*
  * Static call sites of modules. A module is relocatable: its calls of a
  * static call are relocations R_X86_64_PLT32 (or PC32) against the
- * trampoline __SCT__name, each right after a call (e8) or jmp (e9). The
- * loader finds them there, after applying the relocations (so each site
- * calls its trampoline), rather than in a table the build makes:
- * modules built out of tree need no extra build step.
+ * trampoline __SCT__name, each the operand of a call or jmp (the arch
+ * says which, arch_static_call_reloc_site()). The loader finds them
+ * there, after applying the relocations (so each site calls its
+ * trampoline), rather than in a table the build makes: modules built out
+ * of tree need no extra build step.
  *
  * A PLT32 relocation against a trampoline (only calls and jumps use it)
  * outside the module's text, or not after a call or jmp, is refused: the
@@ -13,16 +14,15 @@
  * trampoline (its address taken) are not sites.
  */
 #include <linux/kernel.h>
-#include <linux/cpu.h>
 #include <linux/elf.h>
-#include <linux/memory.h>
 #include <linux/module.h>
 #include <linux/moduleloader.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/static_call.h>
+#include <linux/static_call_arch.h>
 #include <linux/string.h>
-#include <asm/static_call.h>
+#include <linux/text_batch.h>
 #include "internal.h"
 
 static bool sc_is_tramp_name(const char *name)
@@ -41,7 +41,9 @@ static int sc_reloc_site(struct load_info *info, unsigned int rs,
 	const Elf64_Shdr *ts = &info->sechdrs[info->sechdrs[rs].sh_info];
 	u32 type = ELF64_R_TYPE(r->r_info);
 	const char *name, *why = NULL;
-	u8 *field, op = 0;
+	void *site = NULL;
+	bool tail = false;
+	u8 *field;
 
 	if (type != R_X86_64_PLT32 && type != R_X86_64_PC32)
 		return 0;
@@ -52,9 +54,8 @@ static int sc_reloc_site(struct load_info *info, unsigned int rs,
 			info, info->sechdrs[rs].sh_info) + r->r_offset;
 	if (!(ts->sh_flags & SHF_EXECINSTR))
 		why = "outside its text";
-	else if (!r->r_offset || r->r_addend != -4 ||
-		 ((op = field[-1]) != CALL_INSN_OPCODE &&
-		  op != JMP32_OPCODE))
+	else if (!(site = arch_static_call_reloc_site(field, r->r_offset,
+						       r->r_addend, &tail)))
 		why = "not after a call or jmp";
 	if (why && type == R_X86_64_PC32)
 		return 0; /* the trampoline's address, taken */
@@ -66,10 +67,10 @@ static int sc_reloc_site(struct load_info *info, unsigned int rs,
 		return -ENOEXEC;
 	}
 	if (out) {
-		out->addr = field - 1;
+		out->addr = site;
 		out->tramp = (void *)(unsigned long)
 			info->symval[ELF64_R_SYM(r->r_info)];
-		out->tail = op == JMP32_OPCODE;
+		out->tail = tail;
 		out->init = !strncmp(module_secname(info, ts - info->sechdrs),
 				     ".init", 5);
 	}
@@ -255,7 +256,6 @@ int __static_call_module_add(struct module *mod)
 	int ret;
 
 	lockdep_assert_held(&static_call_mutex);
-	lockdep_assert_held(&text_mutex);
 	sc_note_own_keys(mod);
 	if (!mod->num_static_call_sites)
 		return 0;
@@ -275,14 +275,13 @@ int __static_call_module_add(struct module *mod)
 	return ret;
 }
 
-void __static_call_module_queue(struct module *mod)
+void __static_call_module_queue(struct text_batch *b, struct module *mod)
 {
 	struct static_call_msite *s = mod->static_call_sites;
 	unsigned int i;
 
-	lockdep_assert_held(&text_mutex);
 	for (i = 0; i < mod->num_static_call_sites; i++)
-		arch_static_call_queue(s[i].addr, s[i].key->func, s[i].tail);
+		text_batch_queue_call(b, s[i].addr, s[i].key->func, s[i].tail);
 }
 
 void __static_call_module_unlink(struct module *mod)

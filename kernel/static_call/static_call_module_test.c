@@ -18,7 +18,7 @@
 #include <fixtures/static_call_modules.h>
 #include <kunit/test.h>
 #ifdef CONFIG_STATIC_CALL
-#include <asm/static_call.h>
+#include <linux/static_call_arch.h>
 #endif
 
 noinline int sct_exported_fn(int x)

@@ -25,7 +25,7 @@
 #include <fixtures/shell_capture.h>
 #include <fixtures/text_spoil.h>
 #ifdef CONFIG_STATIC_CALL
-#include <asm/static_call.h>
+#include <linux/static_call_arch.h>
 #endif
 
 static noinline int sct_add1(int x)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The x86 side of jump labels: which bytes a site holds in each state, the
- * check of the old bytes before any write, and queueing into the text
- * patching batch. The hooks and their contract: <linux/jump_label_arch.h>.
+ * check of the old bytes before any write, and queueing into the patch
+ * engine's batch (the apply is the text batch's, arch_text_batch_apply()
+ * in text_patch.c). The hooks and their contract: <linux/jump_label_arch.h>.
  */
 #include <linux/kernel.h>
 #include <linux/text-patching.h>
@@ -93,10 +94,4 @@ void arch_jump_label_transform_queue(struct jump_entry *entry,
 	jump_label_insn(entry, type, size, insn);
 	text_poke_queue(code, insn, size);
 	text_poke_jump_label_sites++;
-}
-
-void arch_jump_label_transform_apply(void)
-{
-	lockdep_assert_cpus_held();
-	text_poke_finish();
 }

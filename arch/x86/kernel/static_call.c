@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86's static call sites: the instruction each target needs (the table in
- * <asm/static_call.h>), the check of a site's bytes, and queueing into the
- * int3 batch engine. Generic code (kernel/static_call/core.c) holds text_mutex
- * and the hotplug lock around these.
+ * <asm/static_call.h>), the check of a site's bytes, queueing into the
+ * patch engine's batch, and a module's sites found in its relocations.
+ * The hooks and their contract: <linux/static_call_arch.h>.
  */
 #include <linux/kernel.h>
 #include <linux/text-patching.h>
 #include <linux/static_call.h>
+#include <linux/static_call_arch.h>
 #include <linux/string.h>
 #include <asm/static_call.h>
 #include <asm/text-patching.h>
@@ -75,7 +76,17 @@ void arch_static_call_queue(void *addr, void *func, bool tail)
 	text_poke_static_call_sites++;
 }
 
-void arch_static_call_apply(void)
+/*
+ * A call's or a jump's rel32 operand follows its one-byte opcode, and a
+ * PC-relative relocation of it has the addend -4 (the operand's end).
+ */
+void *arch_static_call_reloc_site(u8 *field, size_t before, s64 addend,
+				  bool *tail)
 {
-	text_poke_finish();
+	if (!before || addend != -4)
+		return NULL;
+	if (field[-1] != CALL_INSN_OPCODE && field[-1] != JMP32_OPCODE)
+		return NULL;
+	*tail = field[-1] == JMP32_OPCODE;
+	return field - 1;
 }

@@ -37,6 +37,7 @@
 #include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/irqflags.h>
+#include <linux/jump_label_arch.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -694,4 +695,13 @@ void text_poke_finish_nx(void)
 	text_poke_stats.sites += tp_nr;
 	text_poke_stats.nx_sites += tp_nr;
 	tp_reset();
+}
+
+/* The text batch's one apply hook (<linux/jump_label_arch.h>). */
+void arch_text_batch_apply(enum text_batch_mode mode)
+{
+	if (mode == TEXT_BATCH_NOT_LIVE)
+		text_poke_finish_nx();
+	else
+		text_poke_finish();
 }

@@ -48,23 +48,4 @@
 #define ARCH_DEFINE_STATIC_CALL_RET0_TRAMP(name)                               \
 	ARCH_DEFINE_STATIC_CALL_TRAMP(name, __static_call_return0)
 
-#ifndef __ASSEMBLY__
-#include <linux/types.h>
-
-/*
- * The arch hooks of kernel/static_call/core.c, called with text_mutex and the
- * hotplug lock held (tail: a jmp site or a trampoline).
- */
-/* The instruction (STATIC_CALL_INSN_SIZE bytes) for func at addr. */
-void arch_static_call_insn(u8 *insn, void *addr, void *func, bool tail);
-/* True if a direct call at addr reaches func. */
-bool arch_static_call_reaches(void *addr, void *func);
-/* 0 if addr holds func's instruction, else -EINVAL after a line naming it. */
-int arch_static_call_check_site(void *addr, void *func, bool tail,
-				const char *name);
-/* Queues func's instruction at addr; apply() writes the batch. */
-void arch_static_call_queue(void *addr, void *func, bool tail);
-void arch_static_call_apply(void);
-#endif
-
 #endif /* _ASM_X86_STATIC_CALL_H */
