@@ -72,26 +72,89 @@ int arch_jump_label_check_site(struct jump_entry *entry,
 	return jump_label_bad_site(entry, type, size, want);
 }
 
+/* The site does not hold what it should: named, then a panic. */
+static noinline __noreturn void jump_label_refuse(struct jump_entry *entry,
+						  enum jump_label_type type)
+{
+	int size = arch_jump_entry_size(entry);
+	u8 *code = (u8 *)jump_entry_code(entry);
+	u8 old[JUMP_LABEL_MAX_SIZE];
+
+	jump_label_insn(entry, !type, size, old);
+	jump_label_bad_site(entry, !type, size, old);
+	panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
+	      code, jump_entry_key(entry));
+}
+
+/*
+ * True if the site of @size bytes (a constant) at @code holds the
+ * instruction of @type: compared in place, without building it.
+ */
+static __always_inline bool jump_label_site_is(struct jump_entry *entry,
+					       const u8 *code,
+					       enum jump_label_type type,
+					       int size)
+{
+	static const u8 nop2[] = { JUMP_LABEL_NOP2_BYTES };
+	static const u8 nop5[] = { JUMP_LABEL_NOP5_BYTES };
+	long disp = (long)jump_entry_target(entry) - (long)(code + size);
+	u32 w, nop5_w;
+	u16 h, nop2_h;
+	s32 rel32;
+
+	if (type == JUMP_LABEL_NOP && size == JUMP_LABEL_SHORT_SIZE) {
+		__builtin_memcpy(&h, code, 2);
+		__builtin_memcpy(&nop2_h, nop2, 2);
+		return h == nop2_h;
+	}
+	if (type == JUMP_LABEL_NOP) {
+		__builtin_memcpy(&w, code, 4);
+		__builtin_memcpy(&nop5_w, nop5, 4);
+		return w == nop5_w && code[4] == nop5[4];
+	}
+	if (size == JUMP_LABEL_SHORT_SIZE)
+		return code[0] == JMP8_INSN_OPCODE && code[1] == (u8)(s8)disp;
+	__builtin_memcpy(&rel32, code + 1, 4);
+	return code[0] == JMP32_INSN_OPCODE && rel32 == (s32)disp;
+}
+
+/*
+ * The queueing of a site of @size bytes (a constant: each size its own
+ * code), into the slot @tp reserved for it.
+ */
+static __always_inline void jump_label_queue_sized(struct text_poke_loc *tp,
+						   struct jump_entry *entry,
+						   u8 *code,
+						   enum jump_label_type type,
+						   int size)
+{
+	/*
+	 * Refuse to write over bytes we did not put there. The text batch
+	 * holds text_mutex, so nobody else writes the site between this check
+	 * and the batch's write. The new bytes go straight into the queue.
+	 */
+	if (unlikely(!jump_label_site_is(entry, code, !type, size)))
+		jump_label_refuse(entry, type);
+	text_poke_queue_commit(tp, code, size);
+	jump_label_insn(entry, type, size, tp->opcode);
+}
+
+/*
+ * Runs for every site of every flip: the queue's room is made first, so
+ * that the rest calls nothing on its common path.
+ */
 void arch_jump_label_transform_queue(struct jump_entry *entry,
 				     enum jump_label_type type)
 {
+	struct text_poke_loc *tp = text_poke_queue_reserve();
 	u8 *code = (u8 *)jump_entry_code(entry);
-	int size = arch_jump_entry_size(entry);
-	u8 old[JUMP_LABEL_MAX_SIZE], insn[JUMP_LABEL_MAX_SIZE];
 
 	BUILD_BUG_ON(JUMP_LABEL_MAX_SIZE > POKE_MAX_OPCODE_SIZE);
-	/*
-	 * Refuse to write over bytes we did not put there. text_mutex is held
-	 * (text_poke_queue() asserts it), so nobody else writes the site
-	 * between this check and the batch's write.
-	 */
-	jump_label_insn(entry, !type, size, old);
-	if (!text_insn_same(code, old, size)) {
-		jump_label_bad_site(entry, !type, size, old);
-		panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
-		      code, jump_entry_key(entry));
-	}
-	jump_label_insn(entry, type, size, insn);
-	text_poke_queue(code, insn, size);
+	if (text_insn_is_short(*code))
+		jump_label_queue_sized(tp, entry, code, type,
+				       JUMP_LABEL_SHORT_SIZE);
+	else
+		jump_label_queue_sized(tp, entry, code, type,
+				       JUMP_LABEL_LONG_SIZE);
 	text_poke_jump_label_sites++;
 }

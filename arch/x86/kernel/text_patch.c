@@ -112,12 +112,6 @@ bool text_poke_parks(void)
 	return tp_park;
 }
 
-struct text_poke_loc {
-	void *addr;
-	u8 len;
-	u8 opcode[POKE_MAX_OPCODE_SIZE];
-};
-
 /*
  * The queue. It starts in a static array, so queueing never fails: when a
  * bigger array cannot be had, what is queued is applied and the array is
@@ -126,9 +120,9 @@ struct text_poke_loc {
 #define TP_STATIC_CAP 16
 
 static struct text_poke_loc tp_static[TP_STATIC_CAP];
-static struct text_poke_loc *tp_vec = tp_static;
-static unsigned int tp_nr, tp_cap = TP_STATIC_CAP;
-static bool tp_unsorted;
+struct text_poke_loc *tp_vec = tp_static;
+unsigned int tp_nr, tp_cap = TP_STATIC_CAP;
+bool tp_unsorted;
 
 /* The batch being applied, as the int3 handler sees it. */
 static struct {
@@ -251,27 +245,78 @@ void text_poke(void *addr, const void *opcode, size_t len)
 /* The three writes of the protocol: steps 2, 3 and 4. */
 enum tp_pass { TP_INT3, TP_TAILS, TP_FIRST };
 
-/* The writes of one pass: each pass its own loop (they run per site). */
+/* The read-back of a site through the text mapping, whole. */
+static __always_inline void tp_check_site(const struct text_poke_loc *tp)
+{
+	u32 x, y;
+	u16 p, q;
+
+	if (tp->len == 5) {
+		__builtin_memcpy(&x, tp->addr, 4);
+		__builtin_memcpy(&y, tp->opcode, 4);
+		if (likely(x == y && ((u8 *)tp->addr)[4] == tp->opcode[4]))
+			return;
+	} else if (tp->len == 2) {
+		__builtin_memcpy(&p, tp->addr, 2);
+		__builtin_memcpy(&q, tp->opcode, 2);
+		if (likely(p == q))
+			return;
+	}
+	tp_check(tp->addr, tp->opcode, tp->len);
+}
+
+/*
+ * The writes of one pass: each pass its own loop (they run per site), the
+ * alias in registers between two changes of page. A tail is 4 bytes (a
+ * 5-byte site) or 1 (a 2-byte one), rarely anything else. The last pass
+ * reads each site back through the text mapping as soon as it is whole:
+ * x86 orders a load after this CPU's store to the same physical byte,
+ * whichever mapping each goes through.
+ */
 static __always_inline void tp_pass_write(struct tp_alias *alias,
 					  struct text_poke_loc *vec,
 					  unsigned int nr, enum tp_pass pass)
 {
-	unsigned long addr;
-	unsigned int i;
+	struct text_poke_loc *tp, *end = vec + nr;
+	unsigned long va, page, mapped, off;
+	unsigned int len;
+	u8 *base, *dst;
 
 	/* The previous pass ended higher up: start again from below. */
 	if (nr && (unsigned long)vec[0].addr < alias->page)
 		tp_alias_unmap(alias);
-	for (i = 0; i < nr; i++) {
-		addr = (unsigned long)vec[i].addr;
-		if (pass == TP_INT3)
-			*tp_alias_map_up(alias, addr, 1) = INT3_INSN_OPCODE;
-		else if (pass == TP_FIRST)
-			*tp_alias_map_up(alias, addr, 1) = vec[i].opcode[0];
-		else if (vec[i].len > 1)
-			text_insn_copy(tp_alias_map_up(alias, addr + 1,
-						       vec[i].len - 1),
-				       vec[i].opcode + 1, vec[i].len - 1);
+	page = alias->page;
+	base = alias->base;
+	mapped = alias->mapped;
+	for (tp = vec; tp < end; tp++) {
+		va = (unsigned long)tp->addr;
+		len = 1;
+		if (pass == TP_TAILS) {
+			len = tp->len - 1;
+			if (!len)
+				continue;
+			va++;
+		}
+		off = va - page;
+		if (likely(off + len <= mapped)) {
+			dst = base + off;
+		} else {
+			dst = tp_alias_remap(alias, va, len);
+			page = alias->page;
+			base = alias->base;
+			mapped = alias->mapped;
+		}
+		if (pass == TP_INT3) {
+			*dst = INT3_INSN_OPCODE;
+		} else if (pass == TP_FIRST) {
+			*dst = tp->opcode[0];
+			tp_check_site(tp);
+		} else if (len == 4)
+			__builtin_memcpy(dst, tp->opcode + 1, 4);
+		else if (len == 1)
+			*dst = tp->opcode[1];
+		else
+			text_insn_copy(dst, tp->opcode + 1, len);
 	}
 }
 
@@ -285,14 +330,10 @@ static __always_inline void text_poke_pass(struct tp_alias *alias,
 					   unsigned int nr, enum tp_pass pass)
 {
 	unsigned long flags;
-	unsigned int i;
 
 	local_irq_save(flags);
 	tp_pass_write(alias, vec, nr, pass);
 	sync_core();
-	if (pass == TP_FIRST)
-		for (i = 0; i < nr; i++)
-			tp_check(vec[i].addr, vec[i].opcode, vec[i].len);
 	text_poke_stats.passes++;
 	local_irq_restore(flags);
 }
@@ -576,8 +617,7 @@ static bool text_poke_grow(void)
 	return true;
 }
 
-/* The queue is full: grow it, or apply what it holds. */
-static noinline void text_poke_make_room(void)
+noinline void text_poke_make_room(void)
 {
 	if (text_poke_grow())
 		return;
@@ -591,13 +631,8 @@ void text_poke_queue(void *addr, const void *opcode, size_t len)
 
 	lockdep_assert_held(&text_mutex);
 	BUG_ON(len > POKE_MAX_OPCODE_SIZE || !len);
-	if (unlikely(tp_nr == tp_cap))
-		text_poke_make_room();
-	if (tp_nr && addr <= tp_vec[tp_nr - 1].addr)
-		tp_unsorted = true;
-	tp = &tp_vec[tp_nr++];
-	tp->addr = addr;
-	tp->len = len;
+	tp = text_poke_queue_reserve();
+	text_poke_queue_commit(tp, addr, len);
 	text_insn_copy(tp->opcode, opcode, len);
 }
 

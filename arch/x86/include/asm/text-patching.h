@@ -145,6 +145,49 @@ void text_poke(void *addr, const void *opcode, size_t len);
  */
 void text_poke_queue(void *addr, const void *opcode, size_t len);
 void text_poke_finish(void);
+
+/*
+ * The queue itself, for encoders that write a change's bytes in place
+ * (arch_jump_label_transform_queue()): tp_vec[0..tp_nr) of tp_cap, and
+ * whether a change was queued below the one before it (the batch then
+ * sorts). Under text_mutex.
+ */
+struct text_poke_loc {
+	void *addr;
+	u8 len;
+	u8 opcode[POKE_MAX_OPCODE_SIZE];
+};
+
+extern struct text_poke_loc *tp_vec;
+extern unsigned int tp_nr, tp_cap;
+extern bool tp_unsorted;
+
+/* The queue is full: grows it, or applies what it holds. */
+void text_poke_make_room(void);
+
+/*
+ * The queue's next slot, with room made for it (which may apply what the
+ * queue held), not queued yet; text_poke_queue_commit() queues it. As
+ * text_poke_queue() without the call, for a caller that holds text_mutex
+ * (the text batch checks it once a batch) and writes the opcode itself.
+ */
+static __always_inline struct text_poke_loc *text_poke_queue_reserve(void)
+{
+	if (unlikely(tp_nr == tp_cap))
+		text_poke_make_room();
+	return &tp_vec[tp_nr];
+}
+
+/* Queues the reserved slot tp: a change of len bytes at addr. */
+static __always_inline void text_poke_queue_commit(struct text_poke_loc *tp,
+						   void *addr, u8 len)
+{
+	if (tp_nr && addr <= tp[-1].addr)
+		tp_unsorted = true;
+	tp_nr++;
+	tp->addr = addr;
+	tp->len = len;
+}
 /*
  * The same for a queue of sites in text mapped non-executable (a module's
  * before its final protections): one pass, no int3, no sync round; a
