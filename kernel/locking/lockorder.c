@@ -522,8 +522,9 @@ static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
 
 /*
  * The fast path pushes an entry when the class is known and tracked, the
- * task tracked, there is room, and nothing is held or the top entry took
- * this class on top of it already (or this is a trylock).
+ * task tracked, there is room, and nothing is held, or the top entry took
+ * this class on top of it already, or every held class names it in its
+ * last_to[] (or this is a trylock).
  */
 void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 			 unsigned int flags)
@@ -533,11 +534,17 @@ void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 	unsigned int d = lt->depth;
 
 	if (unlikely(!class || class == &lockorder_untracked ||
-		     in_interrupt() || lt->off || d == LOCKORDER_MAX_HELD ||
-		     (d && !(flags & LOCKORDER_TRY) &&
-		      lt->held[d - 1].next_ok != class))) {
+		     in_interrupt() || lt->off || d == LOCKORDER_MAX_HELD)) {
 		lockorder_acquire_slow(lt, map, ip, flags);
 		return;
+	}
+	/* A class every held one names in last_to[]: the slow path's answer. */
+	if (d && !(flags & LOCKORDER_TRY) && lt->held[d - 1].next_ok != class) {
+		if (unlikely(!lockorder_orders_cached(lt, class))) {
+			lockorder_acquire_slow(lt, map, ip, flags);
+			return;
+		}
+		lt->held[d - 1].next_ok = class;
 	}
 	lockorder_push(lt, map, class, ip, flags);
 }

@@ -477,13 +477,13 @@ static bool might_sleep_first(unsigned long caller)
 	return warn_record_first(&might_sleep_warned, (void *)caller, 0);
 }
 
-void __might_sleep(const char *file, int line, unsigned long caller)
+/* The report of __might_sleep(): out of line, so the check needs no frame. */
+static noinline void might_sleep_report(const char *file, int line,
+					unsigned long caller)
 {
 	int pc = preempt_count();
 	bool irqs_off = irqs_disabled();
 
-	if (system_state < SYSTEM_SCHEDULING || sched_may_sleep())
-		return;
 	if (!might_sleep_first(caller))
 		return;
 	__warn(file, line, caller,
@@ -491,6 +491,14 @@ void __might_sleep(const char *file, int line, unsigned long caller)
 	       "in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s, preempt_count: %#x\n",
 	       (void *)caller, pc != 0, irqs_off, current->pid, current->comm,
 	       pc);
+}
+
+void __might_sleep(const char *file, int line, unsigned long caller)
+{
+	/* Every mutex_lock() asks: only a report needs more than this. */
+	if (system_state < SYSTEM_SCHEDULING || sched_may_sleep())
+		return;
+	might_sleep_report(file, line, caller);
 }
 EXPORT_SYMBOL(__might_sleep);
 
