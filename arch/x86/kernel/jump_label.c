@@ -76,14 +76,9 @@ int arch_jump_label_check_site(struct jump_entry *entry,
 static noinline __noreturn void jump_label_refuse(struct jump_entry *entry,
 						  enum jump_label_type type)
 {
-	int size = arch_jump_entry_size(entry);
-	u8 *code = (u8 *)jump_entry_code(entry);
-	u8 old[JUMP_LABEL_MAX_SIZE];
-
-	jump_label_insn(entry, !type, size, old);
-	jump_label_bad_site(entry, !type, size, old);
+	arch_jump_label_check_site(entry, !type);
 	panic("jump_label: refusing to patch %pS for key %pS: unexpected instruction",
-	      code, jump_entry_key(entry));
+	      (void *)jump_entry_code(entry), jump_entry_key(entry));
 }
 
 /*
@@ -139,17 +134,27 @@ static __always_inline void jump_label_queue_sized(struct text_poke_loc *tp,
 	jump_label_insn(entry, type, size, tp->opcode);
 }
 
+static void jump_label_queue_grow(struct jump_entry *entry,
+				  enum jump_label_type type);
+
 /*
- * Runs for every site of every flip: the queue's room is made first, so
- * that the rest calls nothing on its common path.
+ * Runs for every site of every flip: with room in the queue it calls
+ * nothing (the refusal does not return), so it saves no register.
  */
-void arch_jump_label_transform_queue(struct jump_entry *entry,
-				     enum jump_label_type type)
+static __always_inline void
+__arch_jump_label_transform_queue(struct jump_entry *entry,
+				  enum jump_label_type type)
 {
-	struct text_poke_loc *tp = text_poke_queue_reserve();
-	u8 *code = (u8 *)jump_entry_code(entry);
+	struct text_poke_loc *tp;
+	u8 *code;
 
 	BUILD_BUG_ON(JUMP_LABEL_MAX_SIZE > POKE_MAX_OPCODE_SIZE);
+	if (unlikely(text_poke_queue_full())) {
+		jump_label_queue_grow(entry, type);
+		return;
+	}
+	tp = text_poke_queue_next();
+	code = (u8 *)jump_entry_code(entry);
 	if (text_insn_is_short(*code))
 		jump_label_queue_sized(tp, entry, code, type,
 				       JUMP_LABEL_SHORT_SIZE);
@@ -157,4 +162,18 @@ void arch_jump_label_transform_queue(struct jump_entry *entry,
 		jump_label_queue_sized(tp, entry, code, type,
 				       JUMP_LABEL_LONG_SIZE);
 	text_poke_jump_label_sites++;
+}
+
+/* The queue is full: room made, then the site queued (a tail call). */
+static noinline void jump_label_queue_grow(struct jump_entry *entry,
+					   enum jump_label_type type)
+{
+	text_poke_make_room();
+	arch_jump_label_transform_queue(entry, type);
+}
+
+void arch_jump_label_transform_queue(struct jump_entry *entry,
+				     enum jump_label_type type)
+{
+	__arch_jump_label_transform_queue(entry, type);
 }

@@ -67,12 +67,13 @@ int arch_static_call_check_site(void *addr, void *func, bool tail,
 
 unsigned long text_poke_jump_label_sites, text_poke_static_call_sites;
 
+/* The instruction is encoded straight into the queue's slot. */
 void arch_static_call_queue(void *addr, void *func, bool tail)
 {
-	u8 insn[STATIC_CALL_INSN_SIZE];
+	struct text_poke_loc *tp = text_poke_queue_reserve();
 
-	arch_static_call_insn(insn, addr, func, tail);
-	text_poke_queue(addr, insn, STATIC_CALL_INSN_SIZE);
+	text_poke_queue_commit(tp, addr, STATIC_CALL_INSN_SIZE);
+	arch_static_call_insn(tp->opcode, addr, func, tail);
 	text_poke_static_call_sites++;
 }
 

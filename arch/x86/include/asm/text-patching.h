@@ -7,7 +7,7 @@
 #include <linux/types.h>
 #include <asm/jump_label_insn.h>
 
-/* The longest instruction a batch entry can hold. */
+/* A batch entry holds an instruction of at most this many bytes. */
 #define POKE_MAX_OPCODE_SIZE 5
 
 /*
@@ -147,6 +147,14 @@ void text_poke_queue(void *addr, const void *opcode, size_t len);
 void text_poke_finish(void);
 
 /*
+ * text_poke_finish_nx() writes a queue of sites in text mapped
+ * non-executable (a module's before its final protections): one pass, no
+ * int3, no sync round; a batch as text_poke_finish() if any site is
+ * executable.
+ */
+void text_poke_finish_nx(void);
+
+/*
  * The queue itself, for encoders that write a change's bytes in place
  * (arch_jump_label_transform_queue()): tp_vec[0..tp_nr) of tp_cap, and
  * whether a change was queued below the one before it (the batch then
@@ -162,20 +170,33 @@ extern struct text_poke_loc *tp_vec;
 extern unsigned int tp_nr, tp_cap;
 extern bool tp_unsorted;
 
-/* The queue is full: grows it, or applies what it holds. */
+/* Grows the full queue, or applies what it holds if memory runs out. */
 void text_poke_make_room(void);
 
+/* Returns true if the queue has no room left (text_poke_make_room()). */
+static __always_inline bool text_poke_queue_full(void)
+{
+	return tp_nr == tp_cap;
+}
+
+/* Returns the next slot of a queue that has room; it is not queued yet. */
+static __always_inline struct text_poke_loc *text_poke_queue_next(void)
+{
+	return &tp_vec[tp_nr];
+}
+
 /*
- * The queue's next slot, with room made for it (which may apply what the
- * queue held), not queued yet; text_poke_queue_commit() queues it. As
- * text_poke_queue() without the call, for a caller that holds text_mutex
- * (the text batch checks it once a batch) and writes the opcode itself.
+ * Returns the queue's next slot, with room made for it (which may apply
+ * what the queue held), not queued yet; text_poke_queue_commit() queues
+ * it. As text_poke_queue() without the call, for a caller that holds
+ * text_mutex (the text batch checks it once a batch) and writes the
+ * opcode itself.
  */
 static __always_inline struct text_poke_loc *text_poke_queue_reserve(void)
 {
-	if (unlikely(tp_nr == tp_cap))
+	if (unlikely(text_poke_queue_full()))
 		text_poke_make_room();
-	return &tp_vec[tp_nr];
+	return text_poke_queue_next();
 }
 
 /* Queues the reserved slot tp: a change of len bytes at addr. */
@@ -188,12 +209,6 @@ static __always_inline void text_poke_queue_commit(struct text_poke_loc *tp,
 	tp->addr = addr;
 	tp->len = len;
 }
-/*
- * The same for a queue of sites in text mapped non-executable (a module's
- * before its final protections): one pass, no int3, no sync round; a
- * batch as text_poke_finish() if any site is executable.
- */
-void text_poke_finish_nx(void);
 
 /* Registers the int3 handler of the batches; once, during boot. */
 void __init text_poke_init(void);
