@@ -18,8 +18,9 @@
  *	text_batch_unlock(&b, TEXT_BATCH_ALL);
  *
  * The locks of a change of text, in the order every change takes them.
- * text_batch_lock() takes them (its body below is the only code that
- * does, for a change of text), and refuses one out of order:
+ * text_batch_lock() takes them (the body of __text_batch_lock() below is
+ * the only code that does, for a change of text), and refuses one out of
+ * order:
  *
  *	1. cpu_hotplug_lock, read  TEXT_BATCH_CPUS   no CPU comes or goes
  *	2. jump_label_mutex	   TEXT_BATCH_KEYS   key counts and links
@@ -80,7 +81,7 @@ struct text_batch {
 	bool nx;
 };
 
-/* The refusals and the assertion of text_batch_lock() (batch.c). */
+/* The refusals and the assertion of __text_batch_lock() (batch.c). */
 void text_batch_misordered(struct text_batch *b, unsigned int take);
 void text_batch_cpus_held(struct text_batch *b);
 
@@ -96,13 +97,22 @@ void text_batch_cpus_held(struct text_batch *b);
  * which is asserted, unless @locks has TEXT_BATCH_NX.
  *
  * A lock that ranks before one @b holds is refused: it WARNs once per
- * caller, naming both locks, and takes nothing. Inline, so that a
- * constant @locks leaves only the calls that take the locks.
+ * caller, naming both locks, and takes nothing.
  *
  * Context: process context; may sleep.
  */
-static __always_inline void text_batch_lock(struct text_batch *b,
-					    unsigned int locks)
+void text_batch_lock(struct text_batch *b, unsigned int locks);
+
+/*
+ * __text_batch_lock() does text_batch_lock()'s work inline, for a flip's
+ * hot path and boot: with a constant @locks
+ * and a batch of the caller's own, only the calls that take the locks
+ * are left, and each lock is taken where the out-of-line call would have
+ * been. text_batch_lock() calls it: its body is the one place the order
+ * is written.
+ */
+static __always_inline void __text_batch_lock(struct text_batch *b,
+					      unsigned int locks)
 {
 	unsigned int take = locks & TEXT_BATCH_ALL & ~b->held;
 
@@ -143,8 +153,11 @@ static __always_inline void text_batch_lock(struct text_batch *b,
  *
  * Context: process context.
  */
-static __always_inline void text_batch_unlock(struct text_batch *b,
-					      unsigned int locks)
+void text_batch_unlock(struct text_batch *b, unsigned int locks);
+
+/* __text_batch_unlock() does text_batch_unlock()'s work inline. */
+static __always_inline void __text_batch_unlock(struct text_batch *b,
+						unsigned int locks)
 {
 	unsigned int drop = locks & b->taken;
 
@@ -160,9 +173,18 @@ static __always_inline void text_batch_unlock(struct text_batch *b,
 	b->held &= ~drop;
 }
 
-/* WARNs once per caller that @b was to @what without @need; nothing else. */
-void text_batch_refuse(struct text_batch *b, const char *what,
-		       unsigned int need);
+/* What a batch refused: text_batch_refuse()'s @op. */
+enum text_batch_op {
+	TEXT_BATCH_OP_QUEUE,
+	TEXT_BATCH_OP_APPLY,
+	TEXT_BATCH_OP_APPLY_NX,
+};
+
+/*
+ * WARNs once per caller that @b was to do @op without the hotplug lock
+ * and text_mutex, and does nothing else.
+ */
+void text_batch_refuse(struct text_batch *b, enum text_batch_op op);
 
 /**
  * text_batch_may_queue() - whether a batch may queue and apply
@@ -197,7 +219,7 @@ static __always_inline void text_batch_queue_jump(struct text_batch *b,
 	if (likely(text_batch_may_queue(b)))
 		arch_jump_label_transform_queue(entry, type);
 	else
-		text_batch_refuse(b, "queue", TEXT_BATCH_QUEUE);
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
 }
 
 /*
@@ -230,7 +252,7 @@ text_batch_queue_call(struct text_batch *b, void *addr, void *func, bool tail)
 	if (likely(text_batch_may_queue(b)))
 		arch_static_call_queue(addr, func, tail);
 	else
-		text_batch_refuse(b, "queue", TEXT_BATCH_QUEUE);
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
 }
 
 /**
@@ -250,7 +272,7 @@ static __always_inline void text_batch_apply(struct text_batch *b)
 	if (likely(text_batch_may_queue(b)))
 		arch_text_batch_apply(TEXT_BATCH_LIVE);
 	else
-		text_batch_refuse(b, "apply", TEXT_BATCH_QUEUE);
+		text_batch_refuse(b, TEXT_BATCH_OP_APPLY);
 }
 
 /**
@@ -270,7 +292,7 @@ static __always_inline void text_batch_apply_nx(struct text_batch *b)
 	if (likely(text_batch_may_queue(b)))
 		arch_text_batch_apply(TEXT_BATCH_NOT_LIVE);
 	else
-		text_batch_refuse(b, "apply_nx", TEXT_BATCH_QUEUE);
+		text_batch_refuse(b, TEXT_BATCH_OP_APPLY_NX);
 }
 
 #endif /* _LINUX_TEXT_BATCH_H */

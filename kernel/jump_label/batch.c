@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The text batch (<linux/text_batch.h>): what its inline functions leave
- * out of line. The locks are taken by text_batch_lock(), in the header,
+ * out of line. The locks are taken by __text_batch_lock(), in the header,
  * so that a constant set of locks costs only the calls that take them;
- * here are its refusal of a lock out of order, its assertion of a
- * caller's hotplug lock, and the refusal of a queue or an apply made
- * without the batch's locks.
+ * here are its out-of-line form for the cold paths, its refusal of a lock
+ * out of order, its assertion of a caller's hotplug lock, and the refusal
+ * of a queue or an apply made without the batch's locks.
  *
  * Misuse WARNs once per caller and kind, at the caller (the code that
  * called the batch), naming the locks, and changes nothing: no lock is
@@ -14,7 +14,6 @@
 #include <linux/kernel.h>
 #include <linux/cpu.h>
 #include <linux/export.h>
-#include <linux/string.h>
 #include <linux/text_batch.h>
 #include <linux/warn_record.h>
 
@@ -26,32 +25,39 @@ static const char *const text_batch_lock_name[] = {
 	"text_mutex",
 };
 
+static const char *const text_batch_op_name[] = {
+	[TEXT_BATCH_OP_QUEUE] = "queue",
+	[TEXT_BATCH_OP_APPLY] = "apply",
+	[TEXT_BATCH_OP_APPLY_NX] = "apply_nx",
+};
+
+/* Kinds of refusal, each WARNed once per caller; then the ops. */
+#define TB_MISORDERED 8
+
 DEFINE_WARN_RECORD(text_batch_warned, 16);
 
-enum { TB_MISORDERED, TB_UNLOCKED_QUEUE, TB_UNLOCKED_APPLY, TB_NX_APPLY };
-
-/* The name of the first lock of @locks, in the order. */
-static const char *tb_first(unsigned int locks)
+void text_batch_lock(struct text_batch *b, unsigned int locks)
 {
-	return text_batch_lock_name[__builtin_ctz(locks)];
+	__text_batch_lock(b, locks);
 }
+EXPORT_SYMBOL_GPL(text_batch_lock);
 
-/* The name of the last lock of @locks, in the order. */
-static const char *tb_last(unsigned int locks)
+void text_batch_unlock(struct text_batch *b, unsigned int locks)
 {
-	return text_batch_lock_name[31 - __builtin_clz(locks)];
+	__text_batch_unlock(b, locks);
 }
+EXPORT_SYMBOL_GPL(text_batch_unlock);
 
 noinline void text_batch_misordered(struct text_batch *b, unsigned int take)
 {
 	unsigned long caller = _RET_IP_;
 
-	if (!warn_record_first(&text_batch_warned, (void *)caller,
-			       TB_MISORDERED))
-		return;
-	__warn(NULL, 0, caller,
-	       "text_batch: %s asked for while holding %s: the order is cpu_hotplug_lock -> jump_label_mutex -> static_call_mutex -> text_mutex; nothing taken\n",
-	       tb_first(take), tb_last(b->held));
+	if (warn_record_first(&text_batch_warned, (void *)caller,
+			      TB_MISORDERED))
+		__warn(NULL, 0, caller,
+		       "text_batch: %s asked for while holding %s: out of order, not taken\n",
+		       text_batch_lock_name[__builtin_ctz(take)],
+		       text_batch_lock_name[31 - __builtin_clz(b->held)]);
 }
 EXPORT_SYMBOL_GPL(text_batch_misordered);
 
@@ -62,24 +68,17 @@ noinline void text_batch_cpus_held(struct text_batch *b)
 }
 EXPORT_SYMBOL_GPL(text_batch_cpus_held);
 
-noinline void text_batch_refuse(struct text_batch *b, const char *what,
-				unsigned int need)
+noinline void text_batch_refuse(struct text_batch *b, enum text_batch_op op)
 {
+	unsigned int missing = TEXT_BATCH_QUEUE & ~b->held;
 	unsigned long caller = _RET_IP_;
-	bool queue = !strcmp(what, "queue");
-	unsigned int kind = queue ? TB_UNLOCKED_QUEUE : TB_UNLOCKED_APPLY;
 
-	if (b->nx && !(b->held & TEXT_BATCH_CPUS))
-		kind = TB_NX_APPLY;
-	if (!warn_record_first(&text_batch_warned, (void *)caller, kind))
+	if (!missing ||
+	    !warn_record_first(&text_batch_warned, (void *)caller, op))
 		return;
-	if (kind == TB_NX_APPLY)
-		__warn(NULL, 0, caller,
-		       "text_batch: %s by a TEXT_BATCH_NX batch without cpu_hotplug_lock: nothing %s\n",
-		       what, queue ? "queued" : "written");
-	else
-		__warn(NULL, 0, caller,
-		       "text_batch: %s without %s held: nothing %s\n", what,
-		       tb_first(need & ~b->held), queue ? "queued" : "written");
+	__warn(NULL, 0, caller, "text_batch: %s without %s held%s: refused\n",
+	       text_batch_op_name[op],
+	       text_batch_lock_name[__builtin_ctz(missing)],
+	       b->nx ? " (TEXT_BATCH_NX)" : "");
 }
 EXPORT_SYMBOL_GPL(text_batch_refuse);

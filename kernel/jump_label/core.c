@@ -197,8 +197,7 @@ static void static_key_cpus_lock(struct text_batch *b, struct static_key *key,
 	text_batch_lock(b, TEXT_BATCH_CPUS);
 }
 
-static __always_inline void jump_label_update(struct text_batch *b,
-					      struct static_key *key);
+static void jump_label_update(struct text_batch *b, struct static_key *key);
 
 /*
  * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
@@ -243,7 +242,7 @@ static bool static_key_inc_update(struct text_batch *b, struct static_key *key,
 	bool ret = true;
 	int v;
 
-	text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(b, TEXT_BATCH_KEYS);
 	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
@@ -255,7 +254,7 @@ static bool static_key_inc_update(struct text_batch *b, struct static_key *key,
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
 	}
-	text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 	return ret;
 }
 
@@ -276,7 +275,7 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
 	ret = __static_key_slow_inc(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(static_key_slow_inc_cpuslocked);
@@ -291,9 +290,9 @@ static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__text_batch_lock(&b, TEXT_BATCH_CPUS);
 	ret = static_key_inc_update(&b, key, caller);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
 
@@ -325,7 +324,7 @@ static void static_key_dec_update(struct text_batch *b, struct static_key *key,
 	enum static_key_misuse kind;
 	int v;
 
-	text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	for (;;) {
 		if (v <= 0) {
@@ -341,7 +340,7 @@ static void static_key_dec_update(struct text_batch *b, struct static_key *key,
 		}
 		break;
 	}
-	text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
 static void __static_key_slow_dec(struct text_batch *b, struct static_key *key,
@@ -361,7 +360,7 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
 	__static_key_slow_dec(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
 
@@ -374,9 +373,9 @@ static noinline void static_key_slow_dec_slowpath(struct static_key *key,
 		return;
 	if (static_key_dec_above_one(key))
 		return;
-	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__text_batch_lock(&b, TEXT_BATCH_CPUS);
 	static_key_dec_update(&b, key, caller);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 
 void static_key_slow_dec(struct static_key *key)
@@ -400,7 +399,7 @@ static void __static_key_enable(struct text_batch *b, struct static_key *key,
 			static_key_misuse(key, MISUSE_MIXED, caller);
 		return;
 	}
-	text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	if (v == 0)
 		static_key_enable_locked(b, key, false);
@@ -408,6 +407,7 @@ static void __static_key_enable(struct text_batch *b, struct static_key *key,
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
+	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
 void static_key_enable_cpuslocked(struct static_key *key)
@@ -416,7 +416,7 @@ void static_key_enable_cpuslocked(struct static_key *key)
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
 	__static_key_enable(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
 
@@ -424,9 +424,9 @@ void static_key_enable(struct static_key *key)
 {
 	struct text_batch b = {};
 
-	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__text_batch_lock(&b, TEXT_BATCH_CPUS);
 	__static_key_enable(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable);
 
@@ -439,7 +439,7 @@ static void __static_key_disable(struct text_batch *b, struct static_key *key,
 		return;
 	if (atomic_read(&key->enabled) == 0)
 		return;
-	text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(b, TEXT_BATCH_KEYS);
 	v = 1;
 	if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
 		/* See held_disables: an underflow to come will name us. */
@@ -452,6 +452,7 @@ static void __static_key_disable(struct text_batch *b, struct static_key *key,
 	} else if (v != 0) {
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	}
+	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
 void static_key_disable_cpuslocked(struct static_key *key)
@@ -460,7 +461,7 @@ void static_key_disable_cpuslocked(struct static_key *key)
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
 	__static_key_disable(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
 
@@ -468,9 +469,9 @@ void static_key_disable(struct static_key *key)
 {
 	struct text_batch b = {};
 
-	text_batch_lock(&b, TEXT_BATCH_CPUS);
+	__text_batch_lock(&b, TEXT_BATCH_CPUS);
 	__static_key_disable(&b, key, _RET_IP_);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable);
 
@@ -520,7 +521,7 @@ void jump_label_queue_key(struct text_batch *b, struct static_key *key)
 	bool enabled = __static_key_enabled(key);
 
 	if (unlikely(!text_batch_may_queue(b))) {
-		text_batch_refuse(b, "queue", TEXT_BATCH_QUEUE);
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
 		return;
 	}
 	__static_key_for_each_site(key, jump_label_queue_site, &enabled);
@@ -530,13 +531,12 @@ void jump_label_queue_key(struct text_batch *b, struct static_key *key)
  * Hands the key's sites, the kernel's and modules', to @b as one batch;
  * @b holds jump_label_mutex and takes text_mutex for the batch.
  */
-static __always_inline void jump_label_update(struct text_batch *b,
-					      struct static_key *key)
+static void jump_label_update(struct text_batch *b, struct static_key *key)
 {
 	/* Before init the count changes alone; jump_label_init() catches up. */
 	if (!static_key_initialized)
 		return;
-	text_batch_lock(b, TEXT_BATCH_TEXT);
+	__text_batch_lock(b, TEXT_BATCH_TEXT);
 	jump_label_queue_key(b, key);
 	text_batch_apply(b);
 }
@@ -723,7 +723,7 @@ void __init jump_label_init(void)
 	BUILD_BUG_ON(__alignof__(struct static_key) <= JUMP_ENTRY_FLAGS);
 	if (static_key_initialized)
 		return;
-	text_batch_lock(&b, TEXT_BATCH_CPUS | TEXT_BATCH_KEYS);
+	__text_batch_lock(&b, TEXT_BATCH_CPUS | TEXT_BATCH_KEYS);
 	static_key_defs_sort();
 	s->sorted_at_boot = jump_label_link(start, stop) != stop;
 	if (s->sorted_at_boot) {
@@ -791,8 +791,7 @@ int jump_label_text_reserved(void *start, void *end)
 
 #else /* !CONFIG_JUMP_LABEL: counts only, no code to patch */
 
-static __always_inline void jump_label_update(struct text_batch *b,
-					      struct static_key *key)
+static void jump_label_update(struct text_batch *b, struct static_key *key)
 {
 }
 
