@@ -153,7 +153,7 @@ struct static_key_def {
 #define _DECLARE_STATIC_KEY_0(name) DECLARE_STATIC_KEY_FALSE(name)
 #define DECLARE_STATIC_KEY_MAYBE(cfg, name) \
 	__PASTE(_DECLARE_STATIC_KEY_, IS_ENABLED(cfg))(name)
-/* The same, read-only once init is done (the _RO keys above). */
+/* The same choice, of a key read-only once init is done (the _RO keys). */
 #define _DEFINE_STATIC_KEY_RO_1(name) DEFINE_STATIC_KEY_TRUE_RO(name)
 #define _DEFINE_STATIC_KEY_RO_0(name) DEFINE_STATIC_KEY_FALSE_RO(name)
 #define DEFINE_STATIC_KEY_MAYBE_RO(cfg, name) \
@@ -167,7 +167,7 @@ struct static_key_def {
 extern bool ____wrong_branch_error(void)
 	__attribute__((__error__("static_branch_*() needs a struct static_key_true/false pointer")));
 
-/* The same check up front, so that it is the first error the user sees. */
+/* Checks the same up front, so that it is the first error the user sees. */
 #define __static_branch_check(x)                                            \
 	_Static_assert(__same_type(*(x), struct static_key_true) ||          \
 			       __same_type(*(x), struct static_key_false),   \
@@ -228,36 +228,213 @@ extern bool static_key_initialized;
 	     "%s(): static key %pS used before jump_label_init()\n", \
 	     __func__, (key))
 
+/**
+ * jump_label_init() - sort the kernel's table and point each key at it
+ *
+ * Checks the image's jump table is in (key, code) order (sorting it if
+ * not), points every key at its first entry, marks the entries in init
+ * text and patches the sites of any key changed before this call. Once
+ * it returns, every key API call patches.
+ *
+ * Context: boot, once, before any other CPU runs; takes the text batch's
+ * locks.
+ */
 void jump_label_init(void);
+
+/**
+ * jump_label_init_ro() - seal the kernel's __ro_after_init keys
+ *
+ * From now on a change of a DEFINE_STATIC_KEY_*_RO() key WARNs once,
+ * naming the key, and changes nothing.
+ *
+ * Context: boot, just before __ro_after_init data becomes read-only.
+ */
 void jump_label_init_ro(void);
+
+/**
+ * jump_label_lock() - take jump_label_mutex
+ *
+ * Serializes every change of a key's state, its links and the tables.
+ * A change of text takes it through the text batch (<linux/text_batch.h>),
+ * after the hotplug lock and before text_mutex.
+ *
+ * Context: process context; may sleep.
+ */
 void jump_label_lock(void);
+
+/**
+ * jump_label_unlock() - drop jump_label_mutex
+ *
+ * Context: the caller holds jump_label_mutex.
+ */
 void jump_label_unlock(void);
+
+/**
+ * jump_label_text_reserved() - whether a range of text holds a site
+ * @start: the first byte of the range
+ * @end:   its last byte (inclusive)
+ *
+ * Context: process context; takes jump_label_mutex.
+ * Return: 1 if a live site of the kernel or a module overlaps
+ * [@start, @end], else 0.
+ */
 int jump_label_text_reserved(void *start, void *end);
 
+/**
+ * static_key_fast_inc_not_disabled() - take a reference on an enabled key
+ * @key: the key
+ *
+ * Increments @key's count without any lock if it is enabled (count > 0);
+ * changes no code.
+ *
+ * Context: any context.
+ * Return: true if the count was incremented, false if @key was disabled,
+ * being enabled, at INT_MAX, or refused (a sealed key: WARNed).
+ */
 bool static_key_fast_inc_not_disabled(struct static_key *key);
+
+/**
+ * static_key_slow_inc() - take a reference on a key, enabling it at 0
+ * @key: the key
+ *
+ * Increments @key's count; the 0 -> 1 transition patches every site of
+ * the key, kernel and modules, in one text batch.
+ *
+ * Context: process context; may sleep; takes the hotplug lock and
+ * jump_label_mutex when it patches (static_key_slow_inc_cpuslocked()
+ * expects the hotplug lock held).
+ * Return: true if the count was incremented; false, after a WARN naming
+ * the key, at INT_MAX, on a negative count or on a sealed key.
+ */
 bool static_key_slow_inc(struct static_key *key);
+
+/**
+ * static_key_slow_inc_cpuslocked() - static_key_slow_inc(), hotplug lock held
+ * @key: the key
+ *
+ * Context: process context, the caller holding the CPU hotplug lock; a
+ * caller that does not is named in a WARN, once per key, and the call
+ * takes the lock itself.
+ * Return: as static_key_slow_inc().
+ */
 bool static_key_slow_inc_cpuslocked(struct static_key *key);
+
+/**
+ * static_key_slow_dec() - drop a reference on a key, disabling it at 0
+ * @key: the key
+ *
+ * Decrements @key's count; the 1 -> 0 transition patches every site. A
+ * dec at 0 WARNs once per key, naming it (and a disable that took an
+ * inc's count, if one did), and changes nothing.
+ *
+ * Context: process context; may sleep; takes the hotplug lock and
+ * jump_label_mutex when it may patch.
+ */
 void static_key_slow_dec(struct static_key *key);
+
+/**
+ * static_key_slow_dec_cpuslocked() - static_key_slow_dec(), hotplug lock held
+ * @key: the key
+ *
+ * Context: as static_key_slow_inc_cpuslocked().
+ */
 void static_key_slow_dec_cpuslocked(struct static_key *key);
+
+/**
+ * static_key_enable() - enable a key used as a boolean
+ * @key: the key
+ *
+ * Sets a disabled @key's count to 1 and patches its sites, in one text
+ * batch: the count is -1 while the sites change. An enabled key at 1 is
+ * left; a key with inc references (count > 1) or a negative count WARNs
+ * once and is left.
+ *
+ * Context: process context; may sleep; takes the hotplug lock,
+ * jump_label_mutex and, to patch, text_mutex.
+ */
 void static_key_enable(struct static_key *key);
+
+/**
+ * static_key_enable_cpuslocked() - static_key_enable(), hotplug lock held
+ * @key: the key
+ *
+ * Context: as static_key_slow_inc_cpuslocked().
+ */
 void static_key_enable_cpuslocked(struct static_key *key);
+
+/**
+ * static_key_disable() - disable a key used as a boolean
+ * @key: the key
+ *
+ * Sets an enabled @key's count from 1 to 0 and patches its sites. A key
+ * with inc references (count > 1) or a negative count WARNs once and is
+ * left.
+ *
+ * Context: as static_key_enable().
+ */
 void static_key_disable(struct static_key *key);
+
+/**
+ * static_key_disable_cpuslocked() - static_key_disable(), hotplug lock held
+ * @key: the key
+ *
+ * Context: as static_key_slow_inc_cpuslocked().
+ */
 void static_key_disable_cpuslocked(struct static_key *key);
 
-/*
- * Many keys (and static calls, static_call_update_queued()) in one batch
- * (kernel/jump_label/queued.c): the _queued calls record changes, as
- * static_key_enable()/disable() would make them; apply makes them all at
- * once, three sync rounds in all, or none of them: 0, -EINVAL (a site
- * holding unexpected bytes, named) or -ENOMEM. The queue is the calling
- * task's from its first _queued call to apply; may sleep.
+/**
+ * static_key_enable_queued() - queue an enable into the task's batch
+ * @key: the key
+ *
+ * Records what static_key_enable() would do, for the next
+ * static_key_apply_queued(): many keys (and static calls,
+ * static_call_update_queued()) are then applied in one batch, three sync
+ * rounds in all. The queue is the calling task's from its first _queued
+ * call to apply, holding the hotplug lock (or the caller's) meanwhile.
+ *
+ * Context: process context; may sleep.
  */
 void static_key_enable_queued(struct static_key *key);
+
+/**
+ * static_key_disable_queued() - queue a disable into the task's batch
+ * @key: the key
+ *
+ * Context: as static_key_enable_queued().
+ */
 void static_key_disable_queued(struct static_key *key);
+
+/**
+ * static_key_apply_queued() - apply the task's queued keys and calls
+ *
+ * Replays the queue on the keys' counts as the plain calls would, checks
+ * every site that must change, and writes them all in one text batch, or
+ * none: a site holding unexpected bytes is named and nothing changes.
+ *
+ * Context: process context; may sleep; takes jump_label_mutex,
+ * static_call_mutex and text_mutex.
+ * Return: 0 (also when nothing is queued), -EINVAL (a site refused) or
+ * -ENOMEM (the queue could not grow); the queue is emptied either way.
+ */
 int static_key_apply_queued(void);
-/* Forgets what the calling task queued: nothing changes. */
+
+/**
+ * static_key_drop_queued() - forget what the calling task queued
+ *
+ * Empties the task's queue and drops its locks: nothing changes.
+ *
+ * Context: process context.
+ */
 void static_key_drop_queued(void);
 
+/**
+ * static_key_count() - a key's count
+ * @key: the key
+ *
+ * Context: any context.
+ * Return: the count, 1 while the first enable patches (the count is -1
+ * inside jump_label_mutex then).
+ */
 static inline int static_key_count(struct static_key *key)
 {
 	int n = atomic_read(&key->enabled);
@@ -265,6 +442,13 @@ static inline int static_key_count(struct static_key *key)
 	return n < 0 ? 1 : n; /* -1: the first enable is in progress */
 }
 
+/**
+ * __static_key_enabled() - whether a struct static_key is enabled
+ * @key: the key
+ *
+ * Context: any context.
+ * Return: true if @key's count is above 0 (or its first enable patches).
+ */
 static inline bool __static_key_enabled(struct static_key *key)
 {
 	return static_key_count(key) > 0;

@@ -41,54 +41,170 @@
 
 extern bool static_call_initialized;
 
-/* The target of DEFINE_STATIC_CALL_RET0(): returns 0. */
+/**
+ * __static_call_return0() - the target of DEFINE_STATIC_CALL_RET0()
+ *
+ * Context: any context.
+ * Return: 0.
+ */
 long __static_call_return0(void);
-/* static_call_cond()'s target for NULL without CONFIG_STATIC_CALL. */
+
+/**
+ * __static_call_nop() - static_call_cond()'s target for NULL
+ *
+ * Without CONFIG_STATIC_CALL, static_call_cond() of a NULL call calls
+ * this function, which does nothing.
+ *
+ * Context: any context.
+ */
 void __static_call_nop(void);
 
-/*
- * Sets key's target: every site and the trampoline, in one batch, unless
- * refused (a WARN or a line said why): 0, -EINVAL (NULL on a call not
- * _NULL, a site holding unexpected bytes), -EPERM (interrupt context),
- * -ERANGE (a site out of a direct call's reach).
+/**
+ * __static_call_update() - set a static call's target
+ * @key:   the call's key
+ * @tramp: its trampoline (NULL without CONFIG_STATIC_CALL)
+ * @func:  the new target (NULL: none, for a _NULL call only)
+ *
+ * Checks that the trampoline and every live site, the kernel's and every
+ * module's, hold the old target's instruction and reach @func, then
+ * writes them all in one text batch (three sync rounds). A refusal writes
+ * nothing and says why (a WARN, or a line naming the site and the call).
+ * static_call_update(name, func) is the typed form.
+ *
+ * Context: process context; may sleep; takes the hotplug lock,
+ * static_call_mutex and text_mutex.
+ * Return: 0; -EINVAL (NULL on a call not _NULL, a site holding unexpected
+ * bytes), -EPERM (interrupt context) or -ERANGE (a site out of a direct
+ * call's reach).
  */
 int __static_call_update(struct static_call_key *key, void *tramp,
 			 void *func);
-/*
- * The halves of an update, for batches of many keys and calls
- * (static_call_update_queued(), <linux/jump_label.h>): refuse() is the
- * WARNing checks of __static_call_update() (true: refused); in a text
- * batch holding static_call_mutex and text_mutex (<linux/text_batch.h>),
- * check() (0 or -errno, after a line) then queue_checked() into @b.
- */
+
 struct text_batch;
+
+/**
+ * __static_call_refuse() - the WARNing checks of an update
+ * @key:  the call's key
+ * @func: the target asked for
+ *
+ * WARNs once per call and kind on an update from interrupt context or of
+ * NULL on a call not defined _NULL.
+ *
+ * Context: any context.
+ * Return: true if the update must be refused.
+ */
 bool __static_call_refuse(struct static_call_key *key, void *func);
+
+/**
+ * __static_call_check() - check the sites of an update, writing nothing
+ * @key:  the call's key
+ * @func: the new target
+ *
+ * The first half of an update, for batches of many keys and calls
+ * (static_call_update_queued()): checks that every live site holds the
+ * current target's instruction and reaches @func.
+ *
+ * Context: static_call_mutex held (a text batch's TEXT_BATCH_CALLS).
+ * Return: 0, or -EINVAL / -ERANGE after a line naming the site and call.
+ */
 int __static_call_check(struct static_call_key *key, void *func);
+
+/**
+ * __static_call_queue_checked() - queue an update's sites into a batch
+ * @b:    the text batch, holding static_call_mutex and text_mutex
+ * @key:  the call's key, checked by __static_call_check()
+ * @func: the new target
+ *
+ * The second half: queues @func's instruction at every live site into
+ * @b and sets the target; the sites change at @b's apply.
+ *
+ * Context: the batch's locks held.
+ */
 void __static_call_queue_checked(struct text_batch *b,
 				 struct static_call_key *key, void *func);
 extern struct mutex static_call_mutex;
 
-/* The sites an update of key patches, its trampoline included. */
-unsigned int static_call_nr_sites(struct static_call_key *key);
-/* Its site i in update order (the trampoline, key->tramp, not counted), or NULL. */
-void *static_call_site_addr(struct static_call_key *key, unsigned int i);
-/*
- * Introspection (the console, tests): every call, the kernel's then each
- * module's (mod NULL for the kernel), under module_mutex, which fn must
- * not take; the targets a call is known to take (its first and every one
- * it was set to), up to max into funcs, how many. static_call_retarget()
- * sets the call called name to one of its known targets: 0, -ENOENT (no
- * such call), -EINVAL (not a known target), or the update's error.
+/**
+ * static_call_nr_sites() - the sites an update of a call patches
+ * @key: the call's key
+ *
+ * Context: process context; takes static_call_mutex.
+ * Return: the number of live sites, the kernel's and modules', and the
+ * trampoline.
  */
+unsigned int static_call_nr_sites(struct static_call_key *key);
+
+/**
+ * static_call_site_addr() - a call's site, by its place in an update
+ * @key: the call's key
+ * @i:   the index, the trampoline not counted
+ *
+ * Context: process context; takes static_call_mutex.
+ * Return: the address of site @i in update order, or NULL past the last.
+ */
+void *static_call_site_addr(struct static_call_key *key, unsigned int i);
+
 struct module;
+
+/**
+ * static_call_for_each() - call a function for every static call
+ * @fn:  called with each call's key and module (NULL: the kernel's)
+ * @arg: passed to @fn
+ *
+ * The kernel's calls, then each loaded module's. @fn must not take
+ * module_mutex.
+ *
+ * Context: process context; takes module_mutex.
+ */
 void static_call_for_each(void (*fn)(struct static_call_key *key,
 				     struct module *mod, void *arg),
 			  void *arg);
+
+/**
+ * static_call_known_targets() - the targets a call is known to take
+ * @key:   the call's key
+ * @funcs: filled with up to @max targets
+ * @max:   the room in @funcs
+ *
+ * A call's first target and every one it was set to since, for the
+ * console (static_call_retarget()).
+ *
+ * Context: process context; takes static_call_mutex.
+ * Return: the number of targets written.
+ */
 int static_call_known_targets(struct static_call_key *key, void **funcs,
 			      int max);
+
+/**
+ * static_call_retarget() - set a call, found by name, to a known target
+ * @name: the call's name
+ * @func: one of its known targets
+ *
+ * Context: process context; may sleep; takes module_mutex, then as
+ * __static_call_update().
+ * Return: 0, -ENOENT (no such call), -EINVAL (not a known target), or the
+ * update's error.
+ */
 int static_call_retarget(const char *name, void *func);
-/* Nonzero if [start, end) holds a byte of a static call site. */
+
+/**
+ * static_call_text_reserved() - whether a range of text holds a site
+ * @start: the range's first byte
+ * @end:   the byte after its last
+ *
+ * Context: process context; takes static_call_mutex.
+ * Return: nonzero if [@start, @end) holds a byte of a kernel call site.
+ */
 int static_call_text_reserved(void *start, void *end);
+
+/**
+ * static_call_init() - link the kernel's sites and set them to their targets
+ *
+ * Points each key at its run of the sorted site table and writes every
+ * site whose call is not on its trampoline, in one text batch.
+ *
+ * Context: boot, once; takes the text batch's locks.
+ */
 void static_call_init(void);
 
 /*
@@ -203,7 +319,18 @@ static inline void *__static_call_cond_func(void *func)
 #define __static_call(name) static_call(name)
 #define __raw_static_call(name) static_call(name)
 
-/* Queued into the next static_key_apply_queued() (<linux/jump_label.h>). */
+/**
+ * __static_call_update_queued() - queue an update into the task's batch
+ * @key:  the call's key
+ * @func: the new target
+ *
+ * Records the update for the next static_key_apply_queued()
+ * (<linux/jump_label.h>), which writes it with every queued key and call
+ * in one batch. static_call_update_queued(name, func) is the typed form;
+ * a refusal of __static_call_refuse() WARNs and queues nothing.
+ *
+ * Context: process context; may sleep.
+ */
 void __static_call_update_queued(struct static_call_key *key, void *func);
 #define static_call_update_queued(name, func)                                  \
 	__static_call_update_queued(&STATIC_CALL_KEY(name),                    \

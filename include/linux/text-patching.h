@@ -6,7 +6,7 @@
  * What generic code may read of the patch engine (arch/x86/kernel/
  * text_patch.c implements it): its counters since boot. The console,
  * benchmarks and tests take differences of two reads. Patching itself is
- * the arch's (<asm/text-patching.h>, behind <linux/jump_label_arch.h>).
+ * the text batch's (<linux/text_batch.h>), over the arch's engine.
  */
 #include <linux/types.h>
 
@@ -27,12 +27,32 @@ struct text_poke_stats {
  */
 extern unsigned long text_poke_jump_label_sites, text_poke_static_call_sites;
 
-/* A copy of the counters now. */
+
+/**
+ * text_poke_get_stats() - the patch engine's counters
+ *
+ * Context: any context; the counters change under text_mutex, so a
+ * reader that does not hold it may see a batch half counted.
+ * Return: a copy of the counters now.
+ */
 struct text_poke_stats text_poke_get_stats(void);
 
-/* int3 traps the engine's handler emulated, summed over the CPUs. */
+/**
+ * text_poke_int3_hits() - int3 traps the batch handler emulated
+ *
+ * Context: any context.
+ * Return: the traps at sites of a batch in flight, since boot, summed
+ * over the possible CPUs.
+ */
 unsigned long text_poke_int3_hits(void);
-/* The same, one CPU's. */
+
+/**
+ * text_poke_cpu_int3_hits() - int3 traps one CPU's handler emulated
+ * @cpu: the CPU
+ *
+ * Context: any context.
+ * Return: the traps @cpu took at sites of a batch in flight, since boot.
+ */
 unsigned long text_poke_cpu_int3_hits(unsigned int cpu);
 
 #endif /* _LINUX_TEXT_PATCHING_H */

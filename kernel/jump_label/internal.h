@@ -69,7 +69,7 @@ static __always_inline bool static_key_check_use(struct static_key *key,
 	       static_key_check_use_slow(key, caller);
 }
 
-/* What entry's site must hold for its key's state now. */
+/* Returns what entry's site must hold for its key's state now. */
 enum jump_label_type jump_label_type(struct jump_entry *entry);
 /* True if the site is in init text freed by now (the kernel's or mod's). */
 bool jump_entry_dead(struct jump_entry *entry, struct module *mod);
