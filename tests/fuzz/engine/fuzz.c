@@ -44,6 +44,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
+#include <linux/static_call_arch.h>
 #include <linux/string.h>
 #include <asm/static_call.h>
 #include <asm/text-patching.h>

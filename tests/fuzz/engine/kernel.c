@@ -22,6 +22,7 @@
 #include <linux/kernel.h>
 #include <linux/cpu.h>
 #include <linux/jump_label.h>
+#include <linux/jump_label_arch.h>
 #include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/memory.h>
@@ -533,41 +534,41 @@ unsigned int module_find_section(const struct load_info *info, const char *name)
 DEFINE_MUTEX(text_mutex);
 
 /*
- * text_poke_queue() records; text_poke_finish() writes every queued
- * change, in order, under text_mutex, and counts the batch: the int3
- * dance has nothing to protect here (no thread executes the fake text).
+ * The queue of <asm/text-patching.h>, which the arch's encoders write in
+ * place (text_poke_queue_reserve(), text_poke_queue_commit()):
+ * text_poke_finish() writes every queued change, in order, under
+ * text_mutex, and counts the batch: the int3 dance has nothing to protect
+ * here (no thread executes the fake text).
  */
-struct fuzz_poke {
-	u8 *addr;
-	u8 insn[POKE_MAX_OPCODE_SIZE];
-	unsigned int len;
-};
-static struct fuzz_poke *pokes;
-static unsigned int nr_pokes, cap_pokes;
+struct text_poke_loc *tp_vec;
+unsigned int tp_nr, tp_cap;
+bool tp_unsorted;
 unsigned long fuzz_batches, fuzz_poked_sites, fuzz_drop_write;
+
+void text_poke_make_room(void)
+{
+	unsigned int cap = tp_cap ? 2 * tp_cap : 64;
+	struct text_poke_loc *v;
+
+	lockdep_assert_held(&text_mutex);
+	v = host_malloc(cap * sizeof(*v));
+	if (!v)
+		panic("fuzz: out of host memory for the batch");
+	if (tp_nr)
+		memcpy(v, tp_vec, tp_nr * sizeof(*v));
+	host_free(tp_vec);
+	tp_vec = v;
+	tp_cap = cap;
+}
 
 void text_poke_queue(void *addr, const void *opcode, size_t len)
 {
-	struct fuzz_poke *p;
+	struct text_poke_loc *tp;
 
 	lockdep_assert_held(&text_mutex);
-	if (!fuzz_in_text(addr, len))
-		panic("fuzz: a poke of %zu bytes at %pS, outside the fake text",
-		      len, addr);
-	if (nr_pokes == cap_pokes) {
-		cap_pokes = cap_pokes ? 2 * cap_pokes : 64;
-		p = host_malloc(cap_pokes * sizeof(*p));
-		if (!p)
-			panic("fuzz: out of host memory for the batch");
-		if (nr_pokes)
-			memcpy(p, pokes, nr_pokes * sizeof(*p));
-		host_free(pokes);
-		pokes = p;
-	}
-	p = &pokes[nr_pokes++];
-	p->addr = addr;
-	p->len = len;
-	memcpy(p->insn, opcode, len);
+	tp = text_poke_queue_reserve();
+	text_poke_queue_commit(tp, addr, len);
+	memcpy(tp->opcode, opcode, len);
 }
 
 void text_poke_finish(void)
@@ -575,19 +576,33 @@ void text_poke_finish(void)
 	unsigned int i;
 
 	lockdep_assert_held(&text_mutex);
-	if (!nr_pokes)
+	if (!tp_nr)
 		return;
-	for (i = 0; i < nr_pokes; i++)
+	for (i = 0; i < tp_nr; i++) {
+		if (!fuzz_in_text(tp_vec[i].addr, tp_vec[i].len))
+			panic("fuzz: a poke of %u bytes at %pS, outside the fake text",
+			      tp_vec[i].len, tp_vec[i].addr);
 		if (fuzz_poked_sites + i + 1 != fuzz_drop_write)
-			memcpy(pokes[i].addr, pokes[i].insn, pokes[i].len);
+			memcpy(tp_vec[i].addr, tp_vec[i].opcode, tp_vec[i].len);
+	}
 	fuzz_batches++;
-	fuzz_poked_sites += nr_pokes;
-	nr_pokes = 0;
+	fuzz_poked_sites += tp_nr;
+	tp_nr = 0;
+	tp_unsorted = false;
 }
 
 void text_poke_finish_nx(void)
 {
 	text_poke_finish();
+}
+
+/* The text batch's apply hook, as arch/x86/kernel/text_patch.c has it. */
+void arch_text_batch_apply(enum text_batch_mode mode)
+{
+	if (mode == TEXT_BATCH_NOT_LIVE)
+		text_poke_finish_nx();
+	else
+		text_poke_finish();
 }
 
 /* ---- boot -------------------------------------------------------------- */
