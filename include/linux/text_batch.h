@@ -104,8 +104,8 @@ void text_batch_cpus_held(struct text_batch *b);
 void text_batch_lock(struct text_batch *b, unsigned int locks);
 
 /*
- * __text_batch_lock() does text_batch_lock()'s work inline, for a flip's
- * hot path and boot: with a constant @locks
+ * __text_batch_lock() does text_batch_lock()'s work inline, for the hot
+ * paths (a flip, a module load) and boot: with a constant @locks
  * and a batch of the caller's own, only the calls that take the locks
  * are left, and each lock is taken where the out-of-line call would have
  * been. text_batch_lock() calls it: its body is the one place the order

@@ -10,10 +10,12 @@
  * Misuse WARNs once per caller and kind, at the caller (the code that
  * called the batch), naming the locks, and changes nothing: no lock is
  * taken, nothing is queued or written.
+ *
+ * Nothing here is exported: modules change text only through the key and
+ * static call APIs (a module load's lookups walk the export tables).
  */
 #include <linux/kernel.h>
 #include <linux/cpu.h>
-#include <linux/export.h>
 #include <linux/text_batch.h>
 #include <linux/warn_record.h>
 
@@ -40,13 +42,11 @@ void text_batch_lock(struct text_batch *b, unsigned int locks)
 {
 	__text_batch_lock(b, locks);
 }
-EXPORT_SYMBOL_GPL(text_batch_lock);
 
 void text_batch_unlock(struct text_batch *b, unsigned int locks)
 {
 	__text_batch_unlock(b, locks);
 }
-EXPORT_SYMBOL_GPL(text_batch_unlock);
 
 noinline void text_batch_misordered(struct text_batch *b, unsigned int take)
 {
@@ -59,14 +59,12 @@ noinline void text_batch_misordered(struct text_batch *b, unsigned int take)
 		       text_batch_lock_name[__builtin_ctz(take)],
 		       text_batch_lock_name[31 - __builtin_clz(b->held)]);
 }
-EXPORT_SYMBOL_GPL(text_batch_misordered);
 
 noinline void text_batch_cpus_held(struct text_batch *b)
 {
 	lockdep_assert_cpus_held();
 	b->held |= TEXT_BATCH_CPUS;
 }
-EXPORT_SYMBOL_GPL(text_batch_cpus_held);
 
 noinline void text_batch_refuse(struct text_batch *b, enum text_batch_op op)
 {
@@ -81,4 +79,3 @@ noinline void text_batch_refuse(struct text_batch *b, enum text_batch_op op)
 	       text_batch_lock_name[__builtin_ctz(missing)],
 	       b->nx ? " (TEXT_BATCH_NX)" : "");
 }
-EXPORT_SYMBOL_GPL(text_batch_refuse);

@@ -200,6 +200,14 @@ static void static_key_cpus_lock(struct text_batch *b, struct static_key *key,
 static void jump_label_update(struct text_batch *b, struct static_key *key);
 
 /*
+ * A worker that may patch (static_key_inc_update() and the others) gets
+ * its entry point's batch, which holds the hotplug lock, by value and
+ * takes jump_label_mutex (and text_mutex, to patch) in a copy, which it
+ * drops before it returns: the entry point's batch never escapes, so its
+ * lock and unlock fold to the hotplug lock's calls.
+ */
+
+/*
  * 0 -> -1 -> 1 around the patching: -1 tells every reader of the count
  * that the first enable is under way. Called with @b holding
  * jump_label_mutex and the count at 0; by_inc says whether the 1 is an
@@ -235,18 +243,19 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
-/* The inc that may patch: @b takes jump_label_mutex; the hotplug lock held. */
-static bool static_key_inc_update(struct text_batch *b, struct static_key *key,
-				  unsigned long caller)
+/* The inc that may patch: takes jump_label_mutex; the hotplug lock held. */
+static bool static_key_inc_update(struct text_batch cpus,
+				  struct static_key *key, unsigned long caller)
 {
+	struct text_batch b = cpus;
 	bool ret = true;
 	int v;
 
-	__text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(&b, TEXT_BATCH_KEYS);
 	/* -1 exists only inside this lock: any negative count is broken. */
 	v = atomic_read(&key->enabled);
 	if (v == 0) {
-		static_key_enable_locked(b, key, true);
+		static_key_enable_locked(&b, key, true);
 	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 		ret = false;
@@ -254,18 +263,18 @@ static bool static_key_inc_update(struct text_batch *b, struct static_key *key,
 		static_key_misuse(key, MISUSE_OVERFLOW, caller);
 		ret = false;
 	}
-	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(&b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 	return ret;
 }
 
-static bool __static_key_slow_inc(struct text_batch *b, struct static_key *key,
-				  unsigned long caller)
+static bool __static_key_slow_inc(struct text_batch cpus,
+				  struct static_key *key, unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	return static_key_inc_update(b, key, caller);
+	return static_key_inc_update(cpus, key, caller);
 }
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
@@ -274,7 +283,7 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 	bool ret;
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	ret = __static_key_slow_inc(&b, key, _RET_IP_);
+	ret = __static_key_slow_inc(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
@@ -291,7 +300,7 @@ static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
 	if (__static_key_inc_not_disabled(key))
 		return true;
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	ret = static_key_inc_update(&b, key, caller);
+	ret = static_key_inc_update(b, key, caller);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
@@ -317,14 +326,15 @@ static bool static_key_dec_above_one(struct static_key *key)
 	return false;
 }
 
-/* The dec that may patch: @b takes jump_label_mutex; the hotplug lock held. */
-static void static_key_dec_update(struct text_batch *b, struct static_key *key,
-				  unsigned long caller)
+/* The dec that may patch: takes jump_label_mutex; the hotplug lock held. */
+static void static_key_dec_update(struct text_batch cpus,
+				  struct static_key *key, unsigned long caller)
 {
+	struct text_batch b = cpus;
 	enum static_key_misuse kind;
 	int v;
 
-	__text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(&b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	for (;;) {
 		if (v <= 0) {
@@ -336,22 +346,22 @@ static void static_key_dec_update(struct text_batch *b, struct static_key *key,
 			continue;
 		if (v == 1) {
 			key->by_inc = false;
-			jump_label_update(b, key);
+			jump_label_update(&b, key);
 		}
 		break;
 	}
-	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(&b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
-static void __static_key_slow_dec(struct text_batch *b, struct static_key *key,
-				  unsigned long caller)
+static void __static_key_slow_dec(struct text_batch cpus,
+				  struct static_key *key, unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
 	if (static_key_dec_above_one(key))
 		return;
-	static_key_dec_update(b, key, caller);
+	static_key_dec_update(cpus, key, caller);
 }
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
@@ -359,7 +369,7 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_slow_dec(&b, key, _RET_IP_);
+	__static_key_slow_dec(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
@@ -374,7 +384,7 @@ static noinline void static_key_slow_dec_slowpath(struct static_key *key,
 	if (static_key_dec_above_one(key))
 		return;
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	static_key_dec_update(&b, key, caller);
+	static_key_dec_update(b, key, caller);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 
@@ -386,9 +396,10 @@ void static_key_slow_dec(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
-static void __static_key_enable(struct text_batch *b, struct static_key *key,
+static void __static_key_enable(struct text_batch cpus, struct static_key *key,
 				unsigned long caller)
 {
+	struct text_batch b = cpus;
 	int v;
 
 	if (!static_key_check_use(key, caller))
@@ -399,15 +410,15 @@ static void __static_key_enable(struct text_batch *b, struct static_key *key,
 			static_key_misuse(key, MISUSE_MIXED, caller);
 		return;
 	}
-	__text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(&b, TEXT_BATCH_KEYS);
 	v = atomic_read(&key->enabled);
 	if (v == 0)
-		static_key_enable_locked(b, key, false);
+		static_key_enable_locked(&b, key, false);
 	else if (v < 0)
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	else if (v != 1)
 		static_key_misuse(key, MISUSE_MIXED, caller);
-	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(&b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
 void static_key_enable_cpuslocked(struct static_key *key)
@@ -415,7 +426,7 @@ void static_key_enable_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_enable(&b, key, _RET_IP_);
+	__static_key_enable(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
@@ -425,34 +436,35 @@ void static_key_enable(struct static_key *key)
 	struct text_batch b = {};
 
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	__static_key_enable(&b, key, _RET_IP_);
+	__static_key_enable(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable);
 
-static void __static_key_disable(struct text_batch *b, struct static_key *key,
-				 unsigned long caller)
+static void __static_key_disable(struct text_batch cpus,
+				 struct static_key *key, unsigned long caller)
 {
+	struct text_batch b = cpus;
 	int v;
 
 	if (!static_key_check_use(key, caller))
 		return;
 	if (atomic_read(&key->enabled) == 0)
 		return;
-	__text_batch_lock(b, TEXT_BATCH_KEYS);
+	__text_batch_lock(&b, TEXT_BATCH_KEYS);
 	v = 1;
 	if (atomic_try_cmpxchg(&key->enabled, &v, 0)) {
 		/* See held_disables: an underflow to come will name us. */
 		if (key->by_inc)
 			static_key_note_held_disable(key, caller);
 		key->by_inc = false;
-		jump_label_update(b, key);
+		jump_label_update(&b, key);
 	} else if (v < 0) {
 		static_key_misuse(key, MISUSE_NEGATIVE, caller);
 	} else if (v != 0) {
 		static_key_misuse(key, MISUSE_MIXED, caller);
 	}
-	__text_batch_unlock(b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
+	__text_batch_unlock(&b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
 void static_key_disable_cpuslocked(struct static_key *key)
@@ -460,7 +472,7 @@ void static_key_disable_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_disable(&b, key, _RET_IP_);
+	__static_key_disable(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
@@ -470,7 +482,7 @@ void static_key_disable(struct static_key *key)
 	struct text_batch b = {};
 
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	__static_key_disable(&b, key, _RET_IP_);
+	__static_key_disable(b, key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable);

@@ -302,10 +302,10 @@ static int write_module(struct load_info *info)
 	struct text_batch b = {};
 	int ret;
 
-	text_batch_lock(&b, TEXT_BATCH_TEXT | TEXT_BATCH_NX);
+	__text_batch_lock(&b, TEXT_BATCH_TEXT | TEXT_BATCH_NX);
 	module_copy_sections(info);
 	ret = module_apply_relocations(info);
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_ALL);
 	if (!ret)
 		module_copy_kallsyms(info);
 	return ret;

@@ -52,7 +52,7 @@ int module_set_text_sites(struct module *mod)
 	ret = jump_label_module_prepare(mod);
 	if (ret)
 		return ret;
-	text_batch_lock(&b, TEXT_BATCH_ALL);
+	__text_batch_lock(&b, TEXT_BATCH_ALL);
 	module_text_sites_step(0);
 	ret = __static_call_module_add(mod);
 	if (!ret) {
@@ -65,7 +65,7 @@ int module_set_text_sites(struct module *mod)
 		__static_call_module_queue(&b, mod);
 		text_batch_apply_nx(&b);
 	}
-	text_batch_unlock(&b, TEXT_BATCH_ALL);
+	__text_batch_unlock(&b, TEXT_BATCH_ALL);
 	jump_label_stats.module_add_cycles = ret ? 0 : get_cycles() - t0;
 	return ret;
 }
