@@ -81,6 +81,13 @@ struct text_batch {
 	bool nx;
 };
 
+/*
+ * The initializer of a batch whose hotplug lock its maker's caller holds
+ * and has checked (a static key worker's, whose entry point took the lock
+ * or asserted it): not asserted again, never dropped by the batch.
+ */
+#define TEXT_BATCH_CPUS_HELD { .held = TEXT_BATCH_CPUS }
+
 /* The refusals and the assertion of __text_batch_lock() (batch.c). */
 void text_batch_misordered(struct text_batch *b, unsigned int take);
 void text_batch_cpus_held(struct text_batch *b);
@@ -253,6 +260,13 @@ text_batch_queue_call(struct text_batch *b, void *addr, void *func, bool tail)
 		arch_static_call_queue(addr, func, tail);
 	else
 		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
+}
+
+/* The same without the check, as __text_batch_queue_jump(). */
+static __always_inline void __text_batch_queue_call(void *addr, void *func,
+						    bool tail)
+{
+	arch_static_call_queue(addr, func, tail);
 }
 
 /**

@@ -200,11 +200,12 @@ static void static_key_cpus_lock(struct text_batch *b, struct static_key *key,
 static void jump_label_update(struct text_batch *b, struct static_key *key);
 
 /*
- * A worker that may patch (static_key_inc_update() and the others) gets
- * its entry point's batch, which holds the hotplug lock, by value and
- * takes jump_label_mutex (and text_mutex, to patch) in a copy, which it
- * drops before it returns: the entry point's batch never escapes, so its
- * lock and unlock fold to the hotplug lock's calls.
+ * A worker that may patch (static_key_inc_update() and the others) runs
+ * with the hotplug lock its entry point took or checked, and makes a
+ * batch of its own on it (TEXT_BATCH_CPUS_HELD) for jump_label_mutex and,
+ * to patch, text_mutex, which it drops before it returns: the entry
+ * point's batch never escapes, so its lock and unlock fold to the hotplug
+ * lock's calls, and the worker's lock to jump_label_lock().
  */
 
 /*
@@ -244,10 +245,9 @@ bool static_key_fast_inc_not_disabled(struct static_key *key)
 EXPORT_SYMBOL_GPL(static_key_fast_inc_not_disabled);
 
 /* The inc that may patch: takes jump_label_mutex; the hotplug lock held. */
-static bool static_key_inc_update(struct text_batch cpus,
-				  struct static_key *key, unsigned long caller)
+static bool static_key_inc_update(struct static_key *key, unsigned long caller)
 {
-	struct text_batch b = cpus;
+	struct text_batch b = TEXT_BATCH_CPUS_HELD;
 	bool ret = true;
 	int v;
 
@@ -267,14 +267,13 @@ static bool static_key_inc_update(struct text_batch cpus,
 	return ret;
 }
 
-static bool __static_key_slow_inc(struct text_batch cpus,
-				  struct static_key *key, unsigned long caller)
+static bool __static_key_slow_inc(struct static_key *key, unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return false;
 	if (__static_key_inc_not_disabled(key))
 		return true;
-	return static_key_inc_update(cpus, key, caller);
+	return static_key_inc_update(key, caller);
 }
 
 bool static_key_slow_inc_cpuslocked(struct static_key *key)
@@ -283,7 +282,7 @@ bool static_key_slow_inc_cpuslocked(struct static_key *key)
 	bool ret;
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	ret = __static_key_slow_inc(b, key, _RET_IP_);
+	ret = __static_key_slow_inc(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
@@ -300,7 +299,7 @@ static noinline bool static_key_slow_inc_slowpath(struct static_key *key,
 	if (__static_key_inc_not_disabled(key))
 		return true;
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	ret = static_key_inc_update(b, key, caller);
+	ret = static_key_inc_update(key, caller);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 	return ret;
 }
@@ -327,10 +326,9 @@ static bool static_key_dec_above_one(struct static_key *key)
 }
 
 /* The dec that may patch: takes jump_label_mutex; the hotplug lock held. */
-static void static_key_dec_update(struct text_batch cpus,
-				  struct static_key *key, unsigned long caller)
+static void static_key_dec_update(struct static_key *key, unsigned long caller)
 {
-	struct text_batch b = cpus;
+	struct text_batch b = TEXT_BATCH_CPUS_HELD;
 	enum static_key_misuse kind;
 	int v;
 
@@ -353,15 +351,14 @@ static void static_key_dec_update(struct text_batch cpus,
 	__text_batch_unlock(&b, TEXT_BATCH_KEYS | TEXT_BATCH_TEXT);
 }
 
-static void __static_key_slow_dec(struct text_batch cpus,
-				  struct static_key *key, unsigned long caller)
+static void __static_key_slow_dec(struct static_key *key, unsigned long caller)
 {
 	if (!static_key_check_use(key, caller))
 		return;
 	/* Fast path: the count stays above zero, no code changes. */
 	if (static_key_dec_above_one(key))
 		return;
-	static_key_dec_update(cpus, key, caller);
+	static_key_dec_update(key, caller);
 }
 
 void static_key_slow_dec_cpuslocked(struct static_key *key)
@@ -369,7 +366,7 @@ void static_key_slow_dec_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_slow_dec(b, key, _RET_IP_);
+	__static_key_slow_dec(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec_cpuslocked);
@@ -384,7 +381,7 @@ static noinline void static_key_slow_dec_slowpath(struct static_key *key,
 	if (static_key_dec_above_one(key))
 		return;
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	static_key_dec_update(b, key, caller);
+	static_key_dec_update(key, caller);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 
@@ -396,10 +393,9 @@ void static_key_slow_dec(struct static_key *key)
 }
 EXPORT_SYMBOL_GPL(static_key_slow_dec);
 
-static void __static_key_enable(struct text_batch cpus, struct static_key *key,
-				unsigned long caller)
+static void __static_key_enable(struct static_key *key, unsigned long caller)
 {
-	struct text_batch b = cpus;
+	struct text_batch b = TEXT_BATCH_CPUS_HELD;
 	int v;
 
 	if (!static_key_check_use(key, caller))
@@ -426,7 +422,7 @@ void static_key_enable_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_enable(b, key, _RET_IP_);
+	__static_key_enable(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable_cpuslocked);
@@ -436,15 +432,14 @@ void static_key_enable(struct static_key *key)
 	struct text_batch b = {};
 
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	__static_key_enable(b, key, _RET_IP_);
+	__static_key_enable(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_enable);
 
-static void __static_key_disable(struct text_batch cpus,
-				 struct static_key *key, unsigned long caller)
+static void __static_key_disable(struct static_key *key, unsigned long caller)
 {
-	struct text_batch b = cpus;
+	struct text_batch b = TEXT_BATCH_CPUS_HELD;
 	int v;
 
 	if (!static_key_check_use(key, caller))
@@ -472,7 +467,7 @@ void static_key_disable_cpuslocked(struct static_key *key)
 	struct text_batch b = {};
 
 	static_key_cpus_lock(&b, key, _RET_IP_);
-	__static_key_disable(b, key, _RET_IP_);
+	__static_key_disable(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable_cpuslocked);
@@ -482,7 +477,7 @@ void static_key_disable(struct static_key *key)
 	struct text_batch b = {};
 
 	__text_batch_lock(&b, TEXT_BATCH_CPUS);
-	__static_key_disable(b, key, _RET_IP_);
+	__static_key_disable(key, _RET_IP_);
 	__text_batch_unlock(&b, TEXT_BATCH_CPUS);
 }
 EXPORT_SYMBOL_GPL(static_key_disable);

@@ -461,10 +461,14 @@ static void jump_label_module_queue(struct text_batch *b, struct module *mod)
 {
 	struct jump_entry *iter;
 
+	if (unlikely(!text_batch_may_queue(b))) {
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
+		return;
+	}
 	for (iter = mod->jump_entries;
 	     iter < mod->jump_entries + mod->num_jump_entries; iter++)
 		if (jump_label_type(iter) == JUMP_LABEL_NOP)
-			text_batch_queue_jump(b, iter, JUMP_LABEL_NOP);
+			__text_batch_queue_jump(iter, JUMP_LABEL_NOP);
 }
 
 int jump_label_module_prepare(struct module *mod)

@@ -185,17 +185,11 @@ static int sc_check_one(struct static_call_key *key, void *addr, bool tail,
 	return arch_static_call_check_site(addr, key->func, tail, key->name);
 }
 
-struct sc_queue {
-	struct text_batch *batch;
-	void *func;
-};
-
+/* A site into the batch, which __static_call_queue_checked() checked. */
 static int sc_queue_one(struct static_call_key *key, void *addr, bool tail,
-			void *arg)
+			void *func)
 {
-	struct sc_queue *q = arg;
-
-	text_batch_queue_call(q->batch, addr, q->func, tail);
+	__text_batch_queue_call(addr, func, tail);
 	return 0;
 }
 
@@ -266,11 +260,13 @@ int __static_call_check(struct static_call_key *key, void *func)
 void __static_call_queue_checked(struct text_batch *b,
 				 struct static_call_key *key, void *func)
 {
-	struct sc_queue q = { .batch = b, .func = func };
-
 	if (key->func == func)
 		return;
-	sc_for_each_site(key, sc_queue_one, &q);
+	if (unlikely(!text_batch_may_queue(b))) {
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
+		return;
+	}
+	sc_for_each_site(key, sc_queue_one, func);
 	WRITE_ONCE(key->func, func);
 	sc_note_target(key, func);
 }

@@ -280,8 +280,12 @@ void __static_call_module_queue(struct text_batch *b, struct module *mod)
 	struct static_call_msite *s = mod->static_call_sites;
 	unsigned int i;
 
+	if (unlikely(!text_batch_may_queue(b))) {
+		text_batch_refuse(b, TEXT_BATCH_OP_QUEUE);
+		return;
+	}
 	for (i = 0; i < mod->num_static_call_sites; i++)
-		text_batch_queue_call(b, s[i].addr, s[i].key->func, s[i].tail);
+		__text_batch_queue_call(s[i].addr, s[i].key->func, s[i].tail);
 }
 
 void __static_call_module_unlink(struct module *mod)
