@@ -285,6 +285,17 @@ static __always_inline void tp_pass_write(struct tp_alias *alias,
 	/* The previous pass ended higher up: start again from below. */
 	if (nr && (unsigned long)vec[0].addr < alias->page)
 		tp_alias_unmap(alias);
+	/*
+	 * A batch on exactly two pages maps both at its first pass, for all
+	 * three, instead of remapping from one to the other twice a pass.
+	 */
+	if (pass == TP_INT3 && nr > 1 && !alias->mapped &&
+	    ((unsigned long)vec[nr - 1].addr & PAGE_MASK) ==
+		    ((unsigned long)vec[0].addr & PAGE_MASK) + PAGE_SIZE &&
+	    (unsigned long)vec[nr - 1].addr + vec[nr - 1].len <=
+		    ((unsigned long)vec[0].addr & PAGE_MASK) + 2 * PAGE_SIZE)
+		tp_alias_remap(alias, (unsigned long)vec[0].addr & PAGE_MASK,
+			       PAGE_SIZE + 1);
 	page = alias->page;
 	base = alias->base;
 	mapped = alias->mapped;
