@@ -27,7 +27,6 @@ struct text_poke_stats {
  */
 extern unsigned long text_poke_jump_label_sites, text_poke_static_call_sites;
 
-
 /**
  * text_poke_get_stats() - the patch engine's counters
  *
