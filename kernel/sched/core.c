@@ -980,7 +980,7 @@ void __noreturn cpu_idle(void)
 			schedule();
 			continue;
 		}
-		safe_halt(); /* "sti; hlt": a wake-up IPI ends the hlt */
+		arch_cpu_idle_halt(); /* sti; hlt, counted idle: text-sync.h */
 	}
 }
 

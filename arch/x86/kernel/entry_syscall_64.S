@@ -10,6 +10,8 @@
  *    (cpu_kernel_sp, set at every switch) becomes %rsp;
  * 3. a struct pt_regs is built as the exception entry builds it, the
  *    syscall number in error_code (Linux's orig_ax) and -ENOSYS in rax;
+ *    then TEXT_SYNC_ENTER marks the CPU in the kernel (<asm/text-sync.h>),
+ *    before the first patchable site; each way out marks it CT_USER;
  * 4. the fast path, while both raw_syscalls tracepoints are dormant (each
  *    one's static branch a NOP): the table's function is called here with
  *    interrupts on, its value stored in pt_regs' rax; with interrupts off,
@@ -26,6 +28,7 @@
  * r12-r15, so SYSRET restores the caller-saved registers only.
  */
 #include <asm/calling.h>
+#include <asm/text-sync.h>
 
 #define USER_DS 0x33
 #define USER_CS 0x3b
@@ -70,6 +73,7 @@ entry_SYSCALL_64:
 	pushq	%rax				/* error_code: orig_ax */
 	pushq	$SYSCALL_VECTOR			/* vector */
 	PUSH_REGS rax=$-38			/* rax: -ENOSYS */
+	TEXT_SYNC_ENTER %ecx			/* before the first site, below */
 	TRACEPOINT_BRANCH __tracepoint_sys_enter, .Lsyscall_slow
 	movl	%eax, %eax			/* an int, as Linux's number */
 	cmpq	$NR_syscalls, %rax
@@ -87,6 +91,7 @@ entry_SYSCALL_64:
 	addq	$6*8, %rsp			/* r15..rbx: kept by the C code */
 	POP_CALLER_SAVED			/* rcx: the ip, r11: the flags */
 	movq	40(%rsp), %rsp			/* the user's stack */
+	TEXT_SYNC_LEAVE CT_USER
 	swapgs
 	sysretq
 
@@ -111,6 +116,7 @@ entry_SYSCALL_64:
 	movq	16(%rsp), %rcx			/* ip */
 	movq	32(%rsp), %r11			/* flags */
 	movq	40(%rsp), %rsp			/* the user's stack */
+	TEXT_SYNC_LEAVE CT_USER
 	swapgs
 	sysretq
 
@@ -135,6 +141,7 @@ ret_to_user_iret:
  */
 	.globl user_iret_tail, user_iretq, user_gs_start, user_gs_end
 user_iret_tail:
+	TEXT_SYNC_LEAVE CT_USER
 	swapgs
 user_gs_start:
 user_iretq:

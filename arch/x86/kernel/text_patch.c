@@ -25,9 +25,12 @@
  * Between 2 and 4 a CPU may execute an int3 at a site; poke_int3_handler()
  * finds the site by binary search in the batch and emulates the new
  * instruction, so every CPU sees either the old or the new instruction and
- * never a torn one. "Sync" runs sync_core() on every online CPU through an
- * IPI and waits: three rounds a batch, whatever its size. There is no limit
- * on the size of a batch (Linux flushes every 256 sites).
+ * never a torn one. "Sync" runs sync_core() through an IPI on every online
+ * CPU that is in the kernel, and waits: three rounds a batch, whatever its
+ * size. A CPU that is idle or in user mode is not interrupted: it
+ * serializes when it enters the kernel again, if a round moved the text
+ * generation meanwhile (text_sync.c). There is no limit on the size of a
+ * batch (Linux flushes every 256 sites).
  *
  * Each CPU takes a reference on the batch in its own per-CPU counter before
  * looking at it, so the patching CPU can tell when no CPU is still inside
@@ -47,11 +50,13 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/fixmap.h>
+#include <asm/nmi.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/static_call.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
+#include <asm/text-sync.h>
 #include <asm/traps.h>
 
 DEFINE_MUTEX(text_mutex);
@@ -59,6 +64,7 @@ DEFINE_MUTEX(text_mutex);
 struct text_poke_stats text_poke_stats;
 EXPORT_SYMBOL_GPL(text_poke_stats);
 static DEFINE_PER_CPU(unsigned long, int3_hits);
+static DEFINE_PER_CPU(unsigned long, int3_nmi_hits); /* in NMI context */
 
 /* text_poke.batch=0: one site per batch, three syncs each (for comparison). */
 bool text_poke_batching = true;
@@ -354,52 +360,44 @@ static void do_sync_core(void *info)
 	sync_core();
 }
 
-/* One round: every online CPU serializes its instruction stream. */
+/*
+ * One round: every online CPU in the kernel serializes its instruction
+ * stream (this one did after its pass); the others will on their way
+ * back in, the generation having moved (text_sync_targets()).
+ */
 static void text_poke_sync(void)
 {
-	on_each_cpu(do_sync_core, NULL, 1);
+	struct cpumask cpus;
+
+	text_sync_targets(&cpus);
+	smp_call_function_many(&cpus, do_sync_core, NULL, 1);
 	text_poke_stats.sync_rounds++;
 }
 
 /*
- * A sync round in which the other CPUs are parked while this one writes the
- * first bytes: each one, in its sync IPI, checks in and spins until
- * released, then serializes. Still one IPI per CPU, one round. On hardware
- * the plain round would do; see step 4 in text_poke_bp_batch() for why the
- * last write of a batch is made with everyone parked.
+ * A sync round in which the other CPUs in the kernel are parked while
+ * this one writes the first bytes: each one, in its sync IPI, checks in
+ * and spins until released, then serializes; a CPU entering the kernel
+ * meanwhile waits at the fence the park raises (text_sync.c). Still one
+ * IPI per CPU in the kernel, one round. On hardware the plain round would
+ * do; see step 4 in text_poke_bp_batch() for why the last write of a
+ * batch is made with everyone parked.
  */
-struct tp_park {
-	atomic_t arrived;
-	atomic_t left;
-	bool released;
-};
-
 static void do_park(void *info)
 {
-	struct tp_park *park = info;
-
-	atomic_inc(&park->arrived);
-	while (!__atomic_load_n(&park->released, __ATOMIC_ACQUIRE))
-		cpu_relax();
-	sync_core();
-	atomic_inc(&park->left);
+	text_sync_park_here();
 }
 
 static void text_poke_sync_parked(struct tp_alias *alias,
 				  struct text_poke_loc *vec, unsigned int nr)
 {
-	struct tp_park park = { .released = false };
-	int others = num_online_cpus() - 1;
+	struct cpumask cpus;
 
-	atomic_set(&park.arrived, 0);
-	atomic_set(&park.left, 0);
-	smp_call_function(do_park, &park, 0);
-	while (atomic_read_acquire(&park.arrived) < others)
-		cpu_relax();
+	text_sync_park_begin(&cpus);
+	smp_call_function_many(&cpus, do_park, NULL, 0);
+	text_sync_park_wait(&cpus);
 	text_poke_pass(alias, vec, nr, TP_FIRST);
-	__atomic_store_n(&park.released, true, __ATOMIC_RELEASE);
-	while (atomic_read_acquire(&park.left) < others)
-		cpu_relax();
+	text_sync_park_end(&cpus);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -412,6 +410,11 @@ EXPORT_SYMBOL_GPL(text_poke_get_stats);
 unsigned long text_poke_cpu_int3_hits(unsigned int cpu)
 {
 	return READ_ONCE(per_cpu(int3_hits, cpu));
+}
+
+unsigned long text_poke_cpu_int3_nmi_hits(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(int3_nmi_hits, cpu));
 }
 
 unsigned long text_poke_int3_hits(void)
@@ -497,7 +500,13 @@ static void text_poke_emulate(struct pt_regs *regs,
 	}
 }
 
-/* The int3 hook: an int3 at a site of the batch in flight. */
+/*
+ * The int3 hook: an int3 at a site of the batch in flight. NMI-safe: an
+ * NMI may take it on top of itself on the same CPU (the NMI handler
+ * passing a site), so it keeps nothing of its own but the per-CPU
+ * reference, which it takes and drops with atomic instructions, and
+ * reads the batch, which stays still while any reference is held.
+ */
 static bool poke_int3_handler(struct pt_regs *regs)
 {
 	struct text_poke_loc *tp;
@@ -509,6 +518,8 @@ static bool poke_int3_handler(struct pt_regs *regs)
 	if (tp) {
 		text_poke_emulate(regs, tp);
 		this_cpu_inc(int3_hits);
+		if (in_nmi())
+			this_cpu_inc(int3_nmi_hits);
 		handled = true;
 	}
 	bp_put();

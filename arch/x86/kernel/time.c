@@ -16,6 +16,7 @@
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <asm/apic.h>
+#include <asm/nmi.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
 #include <asm/user.h>
@@ -29,6 +30,7 @@ static void __irq_entry apic_timer_interrupt(struct pt_regs *regs)
 	now = ktime_get_ns();
 	account_user_tick(user_mode(regs), now);
 	tick_periodic(now);
+	nmi_watchdog_tick(); /* nmi_watchdog=TICKS: <asm/nmi.h> */
 }
 
 /* The calibrated count, once time_init() started the tick; else 0. */

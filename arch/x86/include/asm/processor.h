@@ -83,6 +83,13 @@ static inline void safe_halt(void)
 	asm volatile("sti; hlt" ::: "memory");
 }
 
+/*
+ * The idle loop's safe_halt(): the same, with the CPU counted idle while
+ * it halts, so that text patching does not interrupt it (entry_64.S,
+ * <asm/text-sync.h>). Interrupts off on entry, on at return.
+ */
+void arch_cpu_idle_halt(void);
+
 static inline void local_irq_disable(void)
 {
 	asm volatile("cli" ::: "memory");

@@ -15,6 +15,9 @@ extern struct text_poke_stats text_poke_stats;
 /* text_poke.batch=0 on the command line: one site per batch. */
 extern bool text_poke_batching;
 
+/* int3 traps emulated on cpu in NMI context (an NMI handler at a site). */
+unsigned long text_poke_cpu_int3_nmi_hits(unsigned int cpu);
+
 /*
  * text_poke.park=auto|on|off (the setter, for tests to parse with), what
  * it resolved to at boot, and whether CPUID says QEMU's TCG runs us.

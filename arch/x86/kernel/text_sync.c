@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sync rounds for the CPUs in the kernel only (<asm/text-sync.h>).
+ *
+ * A sync round of the int3 batch (text_patch.c) makes every CPU that may
+ * run the changed text serialize. A CPU that is idle (halted in the idle
+ * loop) or in user mode runs no kernel text, so it need not be
+ * interrupted: it serializes when it comes back, if the text changed
+ * meanwhile. The text generation, text_sync_gen, says whether it did:
+ *
+ *   patcher, each round             a CPU entering the kernel
+ *   1. write the pass's bytes       a. state = CT_KERNEL (xchg: a barrier)
+ *   2. text_sync_gen += 2           b. read text_sync_gen; if it is not
+ *   3. smp_mb()                        the one this CPU saw last time it
+ *   4. read every CPU's state and      serialized: serialize, remember it
+ *      interrupt those in the kernel c. go on: only now any patchable site
+ *
+ * Either the patcher reads CT_KERNEL in 4 (and the IPI serializes the
+ * CPU), or the CPU reads the new generation in b: the two stores come
+ * before the two loads on each side, and x86 orders them with the
+ * barriers. A CPU that enters in the middle of a batch meets the int3s
+ * (the references are armed for every CPU) and the later rounds, which
+ * see it in the kernel. A CPU leaves (state = CT_IDLE or CT_USER) only
+ * once it will run no more kernel text before the hlt, sysretq or iretq.
+ *
+ * Under QEMU's TCG the batch's last write is made with the other CPUs
+ * parked (text_patch.c, step 4), so that no CPU is translating a site
+ * while it is written. The CPUs that are not in the kernel are not
+ * parked by an IPI: the park raises a fence instead, an odd generation,
+ * and a CPU that enters while it is up waits at it, in b, before any
+ * site. One case needs care: a CPU the patcher found in the kernel and
+ * sent the park IPI may leave and come back before taking the IPI; it
+ * then waits at the fence with interrupts off, and the IPI cannot reach
+ * it. So each expected CPU has a slot, and whichever comes first, the
+ * IPI or the fence, parks it (cmpxchg of the slot); the other finds the
+ * slot taken and only serializes.
+ *
+ * NMIs: an NMI can interrupt an entry between a and b, so the NMI entry
+ * compares the generation whatever the state was, and waits at the fence
+ * unless it interrupted the patcher itself (which never waits for
+ * itself). It puts the state back as it was when it returns.
+ */
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <asm/barrier.h>
+#include <asm/processor.h>
+#include <asm/text-sync.h>
+
+DEFINE_PER_CPU(int, text_sync_cpu_state);
+DEFINE_PER_CPU(unsigned int, text_sync_cpu_gen);
+unsigned int text_sync_gen;
+
+/* The CPU writing under a raised fence, or -1. */
+static int text_sync_patcher = -1;
+
+/* A park's slot, per CPU: free, expected (the IPI sent), or parked. */
+enum { TS_SLOT_FREE, TS_SLOT_WANTED, TS_SLOT_PARKED };
+static DEFINE_PER_CPU(int, text_sync_slot);
+
+static DEFINE_PER_CPU(unsigned long, ts_entry_syncs);
+static DEFINE_PER_CPU(unsigned long, ts_fence_waits);
+static unsigned long ts_skipped; /* the patcher's, under text_mutex */
+
+/* Step 4: the other online CPUs in the kernel, now. */
+static void ts_kernel_cpus(struct cpumask *cpus)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	cpumask_clear(cpus);
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
+			continue;
+		if (text_sync_state(cpu) == CT_KERNEL)
+			cpumask_set_cpu(cpu, cpus);
+		else
+			ts_skipped++;
+	}
+}
+
+void text_sync_targets(struct cpumask *cpus)
+{
+	WRITE_ONCE(text_sync_gen, text_sync_gen + 2);
+	smp_mb(); /* the generation before the states (step 3) */
+	ts_kernel_cpus(cpus);
+}
+
+void text_sync_park_begin(struct cpumask *cpus)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(text_sync_patcher, smp_processor_id());
+	WRITE_ONCE(text_sync_gen, text_sync_gen + 1); /* odd: the fence */
+	smp_mb();
+	ts_kernel_cpus(cpus);
+	for_each_cpu(cpu, cpus)
+		WRITE_ONCE(per_cpu(text_sync_slot, cpu), TS_SLOT_WANTED);
+}
+
+void text_sync_park_wait(const struct cpumask *cpus)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus)
+		while (smp_load_acquire(&per_cpu(text_sync_slot, cpu)) !=
+		       TS_SLOT_PARKED)
+			cpu_relax();
+}
+
+void text_sync_park_end(const struct cpumask *cpus)
+{
+	unsigned int cpu;
+
+	/* Down first: an NMI here must not wait for its own CPU. */
+	smp_store_release(&text_sync_gen, text_sync_gen + 1); /* even */
+	WRITE_ONCE(text_sync_patcher, -1);
+	for_each_cpu(cpu, cpus)
+		while (smp_load_acquire(&per_cpu(text_sync_slot, cpu)) !=
+		       TS_SLOT_FREE)
+			cpu_relax();
+}
+
+/*
+ * Parks this CPU if the patcher expects it and nothing parked it yet:
+ * until the fence is down, then serialized. True if it did.
+ */
+static bool ts_park(void)
+{
+	int *slot = this_cpu_ptr(&text_sync_slot);
+	int wanted = TS_SLOT_WANTED;
+
+	if (READ_ONCE(*slot) != TS_SLOT_WANTED ||
+	    !__atomic_compare_exchange_n(slot, &wanted, TS_SLOT_PARKED, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	while (smp_load_acquire(&text_sync_gen) & 1)
+		cpu_relax();
+	sync_core();
+	smp_store_release(slot, TS_SLOT_FREE);
+	return true;
+}
+
+void text_sync_park_here(void)
+{
+	if (!ts_park())
+		sync_core();
+}
+
+/* Waits at a raised fence (parking if expected); the generation after. */
+static unsigned int ts_fence_wait(void)
+{
+	unsigned int gen;
+
+	this_cpu_inc(ts_fence_waits);
+	while ((gen = smp_load_acquire(&text_sync_gen)) & 1)
+		if (!ts_park())
+			cpu_relax();
+	return gen;
+}
+
+/*
+ * Step b, the slow half: the generation moved while this CPU was idle or
+ * in user mode. From text_sync_enter_slow (entry_64.S), interrupts off.
+ * Like everything the entry reaches before this returns, it has no
+ * patchable site (scripts/check_entry_sync.py).
+ */
+void __text_sync_enter(void)
+{
+	unsigned int gen = smp_load_acquire(&text_sync_gen);
+
+	if (gen & 1)
+		gen = ts_fence_wait();
+	sync_core();
+	this_cpu_write(text_sync_cpu_gen, gen);
+	this_cpu_inc(ts_entry_syncs);
+}
+
+/* The same for an NMI, which must not wait on the patcher's own CPU. */
+void __text_sync_nmi_enter(void)
+{
+	unsigned int gen = smp_load_acquire(&text_sync_gen);
+
+	if ((gen & 1) && READ_ONCE(text_sync_patcher) != smp_processor_id())
+		gen = ts_fence_wait();
+	sync_core();
+	this_cpu_write(text_sync_cpu_gen, gen);
+	this_cpu_inc(ts_entry_syncs);
+}
+
+struct text_sync_stats text_sync_get_stats(void)
+{
+	struct text_sync_stats s = { .skipped = READ_ONCE(ts_skipped) };
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		s.entry_syncs += READ_ONCE(per_cpu(ts_entry_syncs, cpu));
+		s.fence_waits += READ_ONCE(per_cpu(ts_fence_waits, cpu));
+	}
+	return s;
+}
