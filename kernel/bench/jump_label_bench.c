@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bench.h>
+#include <linux/delay.h>
 #include <linux/jump_label.h>
 #include <linux/jump_label_arch.h>
 #include <linux/jump_label_ratelimit.h>
@@ -15,7 +16,10 @@
 #include <linux/string.h>
 #include <linux/text-patching.h>
 #include <asm/text-patching-stats.h>
+#include <asm/text-sync.h>
 #include <asm/traps.h>
+#include <fixtures/cpus_held.h>
+#include <fixtures/user_spin.h>
 
 #define BENCH_CALLS 10000
 
@@ -234,6 +238,69 @@ static void bench_flip_one(unsigned int i, bool batched)
 		     "IPIs");
 }
 
+/*
+ * flip_ipis of the 56-site batched flip with the other CPUs idle, in
+ * user-space loops (/bin/uspin) or in the kernel (readers of the key,
+ * held in an IPI): a sync round interrupts only the CPUs in the kernel
+ * (<asm/text-sync.h>). Each figure is reported only once the CPUs are
+ * where its params say.
+ */
+static void jlb_flip_ipis(const char *where, unsigned int n)
+{
+	unsigned long ipis = smp_stats.ipis_sent;
+	char params[64];
+
+	static_branch_enable(jlb_flips[2].key);
+	static_branch_disable(jlb_flips[2].key);
+	snprintf(params, sizeof(params), "sites=56,batched,cpus=%u,%s=%u",
+		 num_online_cpus(), where, n);
+	bench_report("flip_ipis", params, 50 * (smp_stats.ipis_sent - ipis),
+		     "IPIs");
+}
+
+static bool jlb_others_idle(void)
+{
+	unsigned int cpu, ms;
+	bool idle = false;
+
+	for (ms = 0; ms < 1000 && !idle; ms++) {
+		idle = true;
+		for_each_online_cpu(cpu)
+			if (cpu != smp_processor_id() &&
+			    text_sync_state(cpu) != CT_IDLE)
+				idle = false;
+		if (!idle)
+			mdelay(1);
+	}
+	return idle;
+}
+
+static void bench_flip_where(void)
+{
+	unsigned int others = num_online_cpus() - 1;
+	struct cpus_held held = { .fn = jlb_flip56_fn };
+	static struct user_spin us;
+	int n;
+
+	if (!others)
+		return;
+	if (jlb_others_idle())
+		jlb_flip_ipis("idle", others);
+	else
+		pr_err("bench: the other CPUs are not idle: no idle= figure\n");
+	n = user_spin_start(&us, 0, 0);
+	if (n == others)
+		jlb_flip_ipis("user", n);
+	else
+		pr_err("bench: /bin/uspin on %u CPUs: %d: no user= figure\n",
+		       others, n);
+	user_spin_stop(&us);
+	n = cpus_hold(&held);
+	if (n == others)
+		jlb_flip_ipis("readers", n);
+	cpus_release(&held);
+}
+
 static void bench_flip(void)
 {
 	unsigned int i;
@@ -242,6 +309,7 @@ static void bench_flip(void)
 		bench_flip_one(i, true);
 		bench_flip_one(i, false);
 	}
+	bench_flip_where();
 }
 bench_case("flip", bench_flip);
 
