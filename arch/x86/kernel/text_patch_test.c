@@ -12,6 +12,8 @@
  * fails with a message instead of hanging.
  */
 #include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/jump_label_arch.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -22,10 +24,15 @@
 #include <asm/processor.h>
 #include <asm/text-patching.h>
 #include <asm/text-patching-stats.h>
+#include <asm/nmi.h>
+#include <asm/text-sync.h>
 #include <asm/traps.h>
 #include <asm/tsc.h>
+#include <asm/user.h>
 #include <fixtures/static_key_sites.h>
+#include <fixtures/user_spin.h>
 #include <kunit/test.h>
+#include <trace/events/syscalls.h>
 
 /*
  * The stress case: text_patch_test.flips=N flips (make stress: 100,000)
@@ -35,6 +42,9 @@ static unsigned int tpt_flips = 2000;
 core_param_named("text_patch_test.flips", tpt_flips, uint);
 static unsigned int tpt_budget_s = 300;
 core_param_named("text_patch_test.budget", tpt_budget_s, uint);
+/* The stress whose readers come and go (idle, user mode, NMIs). */
+static unsigned int tpt_entry_flips = 2000;
+core_param_named("text_patch_test.entry_flips", tpt_entry_flips, uint);
 
 DEFINE_STATIC_KEY_FALSE(tpt_one);
 DEFINE_STATIC_KEY_FALSE(tpt_56);
@@ -313,6 +323,8 @@ struct tpt_run {
 	unsigned int flips;
 	unsigned int handshake_every;
 	unsigned int fail_allocs;	/* kmalloc() failures injected a flip */
+	const struct cpumask *ipi_cpus;	/* IPI readers (NULL: every other) */
+	unsigned int nmi_every;		/* flips between NMIs to all (0: none) */
 	u64 deadline;			/* rdtsc() value: the time budget */
 	/* Shared with the readers. */
 	bool stop;
@@ -431,18 +443,35 @@ static void tpt_flip(struct tpt_run *r, unsigned int i)
 	r->wrong_results += key->fn() != tpt_expect(r, k, on);
 }
 
+/* The IPI readers of r: every other online CPU, or r->ipi_cpus'. */
+static unsigned int tpt_ipi_readers(struct tpt_run *r, struct cpumask *cpus)
+{
+	unsigned int cpu, n = 0;
+
+	cpumask_clear(cpus);
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() &&
+		    (!r->ipi_cpus || cpumask_test_cpu(cpu, r->ipi_cpus))) {
+			cpumask_set_cpu(cpu, cpus);
+			n++;
+		}
+	return n;
+}
+
 /* Runs r (keys, counts and budget filled in); returns the reader passes. */
 static unsigned long tpt_run_flips(struct tpt_run *r, unsigned int budget_s)
 {
 	unsigned int cpu, i, readers = num_online_cpus() - 1;
 	unsigned long loops = 0;
+	struct cpumask ipi_cpus;
 
 	r->deadline = rdtsc() + (u64)budget_s * 1000 * tsc_khz;
-	atomic_set(&r->running, readers);
-	if (readers)
-		smp_call_function(tpt_reader, r, 0);
+	atomic_set(&r->running, tpt_ipi_readers(r, &ipi_cpus));
+	smp_call_function_many(&ipi_cpus, tpt_reader, r, 0);
 	for (i = 0; i < r->flips && !tpt_out_of_time(r); i++, r->done++) {
 		tpt_flip(r, i);
+		if (r->nmi_every && i % r->nmi_every == 0)
+			nmi_send_all();
 		if (readers && i % r->handshake_every == r->handshake_every - 1)
 			tpt_handshake(r);
 		/* Long runs (make stress) say how far they are. */
@@ -539,6 +568,137 @@ static void tpt_test_stress(struct kunit *test)
 		   atomic_read(&r->violations) +
 		   atomic_read(&r->handshake_violations),
 		   text_poke_int3_hits() - hits);
+}
+
+/*
+ * The stress with readers that come and go: of the other CPUs, one in
+ * three runs /bin/uspin, which makes a system call every 200 turns of a
+ * user-space loop and sleeps 1 ms every 50 calls (its CPU idle), the
+ * sys_enter probe reading the keys right after each entry; one in three
+ * runs a kthread that reads them and sleeps a tick (idle until the tick
+ * wakes it); the rest read them in an IPI, in the kernel throughout. An
+ * NMI to every CPU every 50 flips (and, under make stress, the periodic
+ * NMI of nmi_watchdog=) reads them from NMI context too. Every reader
+ * checks what it sees as the stress above does; the handshakes reach
+ * each one through its own way in.
+ */
+static struct tpt_run *tpt_entry_run;
+static atomic_t tpt_nmi_passes;
+
+static void tpt_entry_read(struct tpt_run *r)
+{
+	unsigned int cpu = smp_processor_id();
+
+	tpt_reader_pass(r);
+	tpt_reader_handshake(r, cpu);
+	r->loops[cpu]++;
+}
+
+static void tpt_sys_enter_probe(void *data, struct pt_regs *regs, long id)
+{
+	struct tpt_run *r = READ_ONCE(tpt_entry_run);
+
+	if (r && !READ_ONCE(r->stop) && user_mode(regs))
+		tpt_entry_read(r);
+}
+
+static void tpt_nmi_reader(struct pt_regs *regs)
+{
+	struct tpt_run *r = READ_ONCE(tpt_entry_run);
+
+	if (r && !READ_ONCE(r->stop)) {
+		tpt_reader_pass(r);
+		atomic_inc(&tpt_nmi_passes);
+	}
+}
+
+static struct nmi_handler tpt_nmi_handler = { .fn = tpt_nmi_reader };
+
+static int tpt_idle_reader(void *data)
+{
+	struct tpt_run *r = data;
+
+	while (!kthread_should_stop()) {
+		if (!READ_ONCE(r->stop))
+			tpt_entry_read(r);
+		msleep(1);
+	}
+	return 0;
+}
+
+static void tpt_test_stress_entry(struct kunit *test)
+{
+	struct task_struct *idlers[NR_CPUS] = {};
+	struct cpumask ipi_cpus, user_cpus;
+	struct tpt_run *r = &tpt_run;
+	struct text_sync_stats ts = text_sync_get_stats();
+	unsigned long hits = text_poke_int3_hits(), passes, user = 0, idle = 0;
+	struct user_spin *us = kzalloc(sizeof(*us), GFP_KERNEL);
+	unsigned int cpu, i = 0;
+	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, us);
+	if (num_online_cpus() < 3) {
+		kfree(us);
+		kunit_skip(test, "needs a reader of each kind, booted with %u",
+			   num_online_cpus());
+	}
+	memset(r, 0, sizeof(*r));
+	r->keys = tpt_stress_keys;
+	r->nr_keys = TPT_STRESS_KEYS;
+	r->flips = tpt_entry_flips;
+	r->handshake_every = 500;
+	r->nmi_every = 50;
+	r->ipi_cpus = &ipi_cpus;
+	cpumask_clear(&ipi_cpus);
+	cpumask_clear(&user_cpus);
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id())
+			continue;
+		if (i % 3 == 0)
+			cpumask_set_cpu(cpu, &user_cpus);
+		else if (i % 3 == 2)
+			cpumask_set_cpu(cpu, &ipi_cpus);
+		else
+			idlers[cpu] = kthread_run_on_cpu(tpt_idle_reader, r,
+							 cpu, "tpt_idle/%u");
+		i++;
+	}
+	WRITE_ONCE(tpt_entry_run, r);
+	register_nmi_handler(&tpt_nmi_handler);
+	KUNIT_ASSERT_EQ(test,
+			register_trace_sys_enter(tpt_sys_enter_probe, NULL), 0);
+	n = user_spin_start_on(us, &user_cpus, 200, 50);
+	KUNIT_EXPECT_EQ(test, n, (int)cpumask_weight(&user_cpus));
+	passes = tpt_run_flips(r, tpt_budget_s);
+	user_spin_stop(us);
+	unregister_trace_sys_enter(tpt_sys_enter_probe, NULL);
+	unregister_nmi_handler(&tpt_nmi_handler);
+	WRITE_ONCE(tpt_entry_run, NULL);
+	for_each_possible_cpu(cpu)
+		if (idlers[cpu] && !IS_ERR(idlers[cpu]))
+			kthread_stop(idlers[cpu]);
+	kfree(us);
+	tpt_expect_clean(test, r);
+	KUNIT_EXPECT_EQ(test, r->check_seq, r->flips / r->handshake_every);
+	for_each_online_cpu(cpu) {
+		if (cpumask_test_cpu(cpu, &user_cpus))
+			user += r->loops[cpu];
+		else if (idlers[cpu])
+			idle += r->loops[cpu];
+	}
+	KUNIT_EXPECT_GT(test, user, 0);
+	KUNIT_EXPECT_GT(test, idle, 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&tpt_nmi_passes), 0);
+	KUNIT_EXPECT_GT(test, text_sync_get_stats().entry_syncs,
+			ts.entry_syncs);
+	KUNIT_EXPECT_GT(test, text_poke_int3_hits(), hits);
+	kunit_info(test, "%u flips: %lu passes (%lu after system calls, %lu after idle, %d in NMIs), %d wrong branches, %lu entries serialized, %lu CPUs skipped by rounds",
+		   r->done, passes, user, idle, atomic_read(&tpt_nmi_passes),
+		   atomic_read(&r->violations) +
+			   atomic_read(&r->handshake_violations),
+		   text_sync_get_stats().entry_syncs - ts.entry_syncs,
+		   text_sync_get_stats().skipped - ts.skipped);
 }
 
 /*
@@ -649,6 +809,7 @@ static struct kunit_case tpt_cases[] = {
 	KUNIT_CASE(tpt_test_finish_nx),
 	KUNIT_CASE(tpt_test_park),
 	KUNIT_CASE_SLOW(tpt_test_stress),
+	KUNIT_CASE_SLOW(tpt_test_stress_entry),
 	{}
 };
 
