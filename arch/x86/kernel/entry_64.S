@@ -73,6 +73,7 @@ common_entry:
 1:	swapgs
 2:	PUSH_REGS
 	cld
+	TEXT_SYNC_PLANT call=1
 	TEXT_SYNC_ENTER %ecx			/* before any patchable site */
 	mov	%rsp, %rdi
 	/* A frame record so that backtraces walk from the handler into the
@@ -141,7 +142,8 @@ nmi_entry:
 	js	1f
 	swapgs
 	movl	$1, %ebx
-1:	TEXT_SYNC_POINT TS_POINT_ENTER
+1:	TEXT_SYNC_PLANT
+	TEXT_SYNC_POINT TS_POINT_ENTER
 	movl	$CT_KERNEL, %r12d
 	xchgl	%r12d, %gs:text_sync_cpu_state
 	movl	text_sync_gen(%rip), %eax
@@ -196,6 +198,7 @@ arch_cpu_idle_halt:
 	sti
 	hlt
 	TEXT_SYNC_POINT TS_POINT_WAKE
+	TEXT_SYNC_PLANT
 	TEXT_SYNC_ENTER %ecx
 	ret
 

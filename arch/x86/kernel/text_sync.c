@@ -41,6 +41,7 @@
  * itself). It puts the state back as it was when it returns.
  */
 #include <linux/kernel.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <asm/barrier.h>
@@ -186,6 +187,19 @@ void __text_sync_nmi_enter(void)
 	this_cpu_write(text_sync_cpu_gen, gen);
 	this_cpu_inc(ts_entry_syncs);
 }
+
+#ifdef CONFIG_TEXT_SYNC_PLANT
+/* What TEXT_SYNC_PLANT puts on the entry paths (the build must fail). */
+DEFINE_STATIC_KEY_FALSE(text_sync_plant_key);
+static int text_sync_planted;
+
+__visible noinline void text_sync_plant_fn(void);
+__visible noinline void text_sync_plant_fn(void)
+{
+	if (static_branch_unlikely(&text_sync_plant_key))
+		WRITE_ONCE(text_sync_planted, 1);
+}
+#endif
 
 struct text_sync_stats text_sync_get_stats(void)
 {

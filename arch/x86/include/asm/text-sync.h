@@ -64,6 +64,29 @@
 .Lts_in_\@:
 .endm
 
+/*
+ * CONFIG_TEXT_SYNC_PLANT only: a static branch site of a key that is off,
+ * or (call=1) a call of a function that holds one, where no site may be
+ * (the build must fail, see lib/Kconfig.debug).
+ */
+.macro TEXT_SYNC_PLANT call=0
+#ifdef CONFIG_TEXT_SYNC_PLANT
+	.if \call
+	call	text_sync_plant_fn
+	.else
+.Lts_plant_\@:
+	jmp	.Lts_planted_\@
+	.pushsection __jump_table, "aw"
+	.balign 4
+	.long	.Lts_plant_\@ - .
+	.long	.Lts_planted_\@ - .
+	.long	text_sync_plant_key - .
+	.popsection
+.Lts_planted_\@:
+	.endif
+#endif
+.endm
+
 /* This CPU leaves for \state (CT_USER or CT_IDLE): no site from here on. */
 .macro TEXT_SYNC_LEAVE state
 	TEXT_SYNC_POINT TS_POINT_LEAVE
