@@ -120,6 +120,14 @@ void nmi_watchdog_tick(void)
 	nmi_wd_sent++;
 }
 
+unsigned int nmi_watchdog_set(unsigned int ticks)
+{
+	unsigned int old = READ_ONCE(nmi_watchdog_ticks);
+
+	WRITE_ONCE(nmi_watchdog_ticks, ticks);
+	return old;
+}
+
 unsigned long nmi_watchdog_sent(void)
 {
 	return READ_ONCE(nmi_wd_sent);

@@ -6,12 +6,14 @@
  * static call while batches patch them, on CPUs in the kernel, idle and
  * in user mode, so that the int3 handler runs in NMI context on every
  * CPU; and an int3 taken inside an NMI taken inside the int3 handler is
- * emulated, with NMIs still blocked after it returns (ret_in_nmi).
+ * emulated, with NMIs still blocked after it returns (ret_in_nmi); the
+ * periodic NMI of nmi_watchdog= reaches every CPU.
  *
  * Every wait is bounded (a second, or the case's budget): a CPU that does
  * not answer fails the case with a message, it does not hang it.
  */
 #include <linux/kernel.h>
+#include <linux/delay.h>
 #include <linux/jump_label.h>
 #include <linux/smp.h>
 #include <linux/static_call.h>
@@ -398,11 +400,39 @@ static void nmt_test_nested(struct kunit *test)
 	nmt_expect_clean(test);
 }
 
-static struct kunit_case nmt_cases[] = { KUNIT_CASE(nmt_test_ipi),
-					 KUNIT_CASE(nmt_test_user_gs),
-					 KUNIT_CASE(nmt_test_batches),
-					 KUNIT_CASE(nmt_test_nested),
-					 {} };
+/*
+ * nmi_watchdog=1 (set here for 200 ms): an NMI to every CPU every tick
+ * of the boot CPU. Each CPU takes at least half of them (two that come
+ * while one is pending merge).
+ */
+static void nmt_test_watchdog(struct kunit *test)
+{
+	unsigned long runs[NR_CPUS], sent = nmi_watchdog_sent();
+	unsigned int cpu, old;
+
+	for_each_online_cpu(cpu)
+		runs[cpu] = READ_ONCE(nmt_cpus[cpu].runs);
+	old = nmi_watchdog_set(1);
+	msleep(200);
+	nmi_watchdog_set(old);
+	msleep(20); /* the last round lands */
+	sent = nmi_watchdog_sent() - sent;
+	KUNIT_EXPECT_GE(test, sent, 5);
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_GE_MSG(test, nmt_cpus[cpu].runs - runs[cpu],
+				    sent / 2, "CPU%u", cpu);
+	nmt_expect_clean(test);
+	kunit_info(test, "%lu rounds of watchdog NMIs in 200 ms", sent);
+}
+
+static struct kunit_case nmt_cases[] = {
+	KUNIT_CASE(nmt_test_ipi),
+	KUNIT_CASE(nmt_test_watchdog),
+	KUNIT_CASE(nmt_test_user_gs),
+	KUNIT_CASE(nmt_test_batches),
+	KUNIT_CASE(nmt_test_nested),
+	{}
+};
 
 static struct kunit_suite nmt_suite = {
 	.name = "nmi",

@@ -54,6 +54,9 @@ unsigned long nmi_count(unsigned int cpu);
  * tick (arch/x86/kernel/time.c).
  */
 void nmi_watchdog_tick(void);
+/* Sets TICKS (0: off) at run time; returns the old value. */
+unsigned int nmi_watchdog_set(unsigned int ticks);
+/* The rounds of NMIs the watchdog sent since boot. */
 unsigned long nmi_watchdog_sent(void);
 
 #endif /* _ASM_X86_NMI_H */
