@@ -89,6 +89,10 @@ ROWS = (
     Row('`flip_ipis`, 56 sites, batched / unbatched (4 CPUs)', 'flip_ipis',
         y=('sites=56,batched,cpus=4', 'sites=56,unbatched,cpus=4'),
         y_config='y-smp'),
+    Row('`flip_ipis`, 56 sites, batched, the 3 other CPUs idle / in user '
+        'loops / reading in the kernel', 'flip_ipis',
+        y=('sites=56,batched,cpus=4,idle=3', 'sites=56,batched,cpus=4,user=3',
+           'sites=56,batched,cpus=4,readers=3'), y_config='y-smp'),
     Row('`flip_insns`, 1 / 4 / 56 / 256 / 1,024 sites, batched (Linux: a '
         'module\'s key, `static_branch_enable()` + `disable()` / 2)',
         'flip_insns', y=batched('batched'), linux=module()),
