@@ -32,6 +32,7 @@ PROPERTIES = [
     (r"\(refs\[k\]==0\)", "a reference outlived the batch"),
     (r"\(refs\[\(\d+-1\)\]==0\)", "a CPU died holding a reference"),
     (r"\(desc_nr==0\)", "a CPU came up during a batch"),
+    (r"desc_vec\[mid\]==s", "a trap emulated another site's instruction"),
     (r"non-progress cycle", "a batch that never ends"),
     (r"invalid end state", "a batch that never ends (deadlock)"),
 ]
@@ -40,6 +41,11 @@ PROPERTIES = [
 # outside QEMU's TCG. Under TCG, with the park: what auto does there.
 SDM = ["-DTCG=0", "-DPARK=0"]
 TCG = ["-DTCG=1", "-DPARK=1"]
+# A CPU that goes idle or to user mode and comes back (arch/x86/kernel/
+# text_sync.c); NMIs on it and on the patcher's CPU. Without the hotplug
+# process, which the runs above cover, to keep them exhaustive.
+ENTRY = ["-DENTRY=1", "-DHOTPLUG=0"]
+NMI = ["-DNMI=1", "-DHOTPLUG=0"]
 
 
 def run_list(full):
@@ -56,6 +62,16 @@ def run_list(full):
     if full:
         runs.append(("tcg+park 3 CPUs, every batch ends", TCG, "liveness",
                      None))
+    runs += [
+        ("sdm 3 CPUs, one idle or in user mode", SDM + ENTRY, "safety",
+         None),
+        ("tcg+park 3 CPUs, one idle or in user mode", TCG + ENTRY, "safety",
+         None),
+        ("sdm 3 CPUs, idle or user, every batch ends", SDM + ENTRY,
+         "liveness", None),
+        ("sdm 3 CPUs with NMIs", SDM + NMI, "safety", None),
+        ("tcg+park 3 CPUs with NMIs", TCG + NMI, "safety", None),
+    ]
     runs.append(("tcg+park 4 CPUs", TCG + ["-DNCPU=4"], "bounded", None))
     mutants = [
         ("no_sync1", SDM, torn), ("no_sync2", SDM, torn),
@@ -70,6 +86,20 @@ def run_list(full):
         what = "sdm" if cfg is SDM else "tcg+park"
         runs.append(("mutant %s (%s)" % (m, what),
                      cfg + ["-DM_%s" % m.upper()], "safety", prop))
+    # An entering CPU that does not serialize, one that counts as idle
+    # while it still runs a site, one that does not wait at the park's
+    # fence; an int3 handler that is not NMI-safe; and the retire's wait,
+    # which NMIs make necessary.
+    for m, cfg, prop, what in (
+            ("no_entry_sync", SDM + ENTRY, torn, "sdm, entry"),
+            ("idle_early", SDM + ENTRY, torn, "sdm, entry"),
+            ("no_entry_sync", TCG + ENTRY, (torn, stray), "tcg+park, entry"),
+            ("no_fence", TCG + ENTRY, stray, "tcg+park, entry"),
+            ("nmi_unsafe", SDM + NMI, PROPERTIES[7][1], "sdm, NMIs"),
+            ("no_wait", SDM + NMI, (stray, PROPERTIES[3][1],
+                                    PROPERTIES[2][1]), "sdm, NMIs")):
+        runs.append(("mutant %s (%s)" % (m, what),
+                     cfg + ["-DM_%s" % m.upper()], "safety", prop))
     # The park skipped (text_poke.park=off) under TCG: Linux's oops.
     runs.append(("mutant skip park (tcg)", ["-DTCG=1", "-DPARK=0"],
                  "safety", stray))
@@ -79,8 +109,8 @@ def run_list(full):
     # the last sync round is done, so the retire's wait never waits.
     runs.append(("no_sync2 with the park holds", ["-DTCG=0", "-DPARK=1",
                  "-DM_NO_SYNC2"], "safety", None))
-    runs.append(("no_wait holds (sdm)", SDM + ["-DM_NO_WAIT"], "safety",
-                 None))
+    runs.append(("no_wait holds (sdm, no NMIs)", SDM + ["-DM_NO_WAIT"],
+                 "safety", None))
     return runs
 
 

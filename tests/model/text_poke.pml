@@ -17,19 +17,41 @@
  * it is cached, a write to the site drops the cached copies, but a fetch
  * in progress during the write is cached anyway, stale.
  *
+ * The CPUs that run the sites also leave the kernel (ENTRY=1): they go
+ * idle or to user mode (ct[c]: CT_USER/CT_IDLE) and come back, as
+ * arch/x86/kernel/text_sync.c has it. A sync round bumps the generation
+ * (stale[c] for every CPU: the generation moved since c last serialized)
+ * and interrupts only the CPUs in the kernel; an entering CPU marks itself
+ * in the kernel, then reads and resets its stale bit, and serializes if it
+ * was set. The park raises a fence (the odd generation): an entering CPU
+ * waits at it, parking itself if the patcher expects it (slot[c]). With
+ * NMI=1 an NMI can come on any CPU between any two of its steps (the
+ * interrupted CPU does nothing meanwhile, SPIN's provided clause): its
+ * entry marks the CPU, compares the generation whatever the state was,
+ * waits at the fence except on the patcher's CPU, runs a site, and puts
+ * the state back. CPU ECPU (1) is the one that leaves and comes back, and
+ * NMIs come on it and on the patcher's CPU: every kind of CPU is there.
+ *
  * Configuration (spin -D...): NCPU (3 or 4), TCG (0: the SDM's rules only,
  * 1: and QEMU's translation cache), PARK (1: the other CPUs are parked for
  * the last write, as text_poke.park=on; 0: a plain sync round), HOTPLUG
- * (1: the hotplug process runs). Mutants, each a change the protocol must
+ * (1: the hotplug process runs), ENTRY (1: the readers leave and enter),
+ * NMI (1: NMIs on every CPU). Mutants, each a change the protocol must
  * not survive: M_NO_SYNC1, M_NO_SYNC2, M_NO_SYNC3 (drop that sync round;
  * the third is the park when PARK=1), M_RELEASE_EARLY (retire the batch
  * before its last sync round), M_ARM_LATE (arm the references after the
  * first int3 is written), M_UNSORTED (publish the batch in queue order,
- * unsorted), M_NO_HOTPLUG_LOCK (flip without cpus_read_lock()); the
- * skipped park is TCG=1 PARK=0. Two it survives, as the model shows:
- * M_NO_SYNC2 with PARK=1, and M_NO_WAIT (retire without waiting for CPUs
- * still in the handler: none can be, the handler runs with interrupts
- * off and the last sync round waited for every CPU).
+ * unsorted), M_NO_HOTPLUG_LOCK (flip without cpus_read_lock()),
+ * M_NO_ENTRY_SYNC (an entering CPU does not serialize), M_IDLE_EARLY (a
+ * CPU counts as idle while it still runs a site), M_NO_FENCE (entering
+ * CPUs do not wait at the park's fence), M_NMI_UNSAFE (the int3 handler
+ * keeps the trapping ip in a per-CPU variable: an NMI's trap on top of it
+ * overwrites it), and,
+ * with NMI=1, M_NO_WAIT (retire without waiting for CPUs still in the
+ * handler: an NMI's can be); the skipped park is TCG=1 PARK=0. Two it
+ * survives, as the model shows: M_NO_SYNC2 with PARK=1, and M_NO_WAIT
+ * without NMIs (the handler runs with interrupts off and the last sync
+ * round waited for every CPU).
  */
 
 #ifndef NCPU
@@ -44,9 +66,16 @@
 #ifndef HOTPLUG
 #define HOTPLUG 1
 #endif
+#ifndef ENTRY
+#define ENTRY 0
+#endif
+#ifndef NMI
+#define NMI 0
+#endif
 
 #define NSITE 2
 #define HCPU (NCPU - 1) /* the CPU that goes offline and comes back */
+#define ECPU 1 /* the CPU that leaves the kernel and comes back (ENTRY) */
 
 /* Byte values: a site's version A or B, or int3 (first byte only). */
 #define V_A 0
@@ -58,6 +87,14 @@
 #define IPI_NONE 0
 #define IPI_SYNC 1
 #define IPI_PARK 2
+
+/* Where a CPU is (<asm/text-sync.h>), and a park's slot (text_sync.c). */
+#define CT_KERNEL 0
+#define CT_IDLE 1
+#define CT_USER 2
+#define SLOT_FREE 0
+#define SLOT_WANTED 1
+#define SLOT_PARKED 2
 
 /* Memory: the site's bytes as written. */
 byte mem_first[NSITE];
@@ -84,13 +121,18 @@ byte desc_new;        /* the version the batch writes */
 byte refs[NCPU];
 
 bit online[NCPU];
-byte ipi[NCPU];
+bit ipi_sync[NCPU]; /* a sync IPI pending (the patcher waits for it) */
+bit ipi_park[NCPU]; /* a park IPI pending (nobody waits for it) */
 bit down_req[NCPU];
 
-/* The park (struct tp_park). */
-byte park_arrived;
-byte park_left;
-bit park_released;
+/* text_sync.c: states, the generation (as stale bits), the park. */
+byte ct[NCPU];
+bit stale[NCPU];
+bit fence;
+byte slot[NCPU];
+bit in_nmi[NCPU];
+bit fetching[NCPU]; /* between an instruction's first byte and its tail */
+byte hsite[NCPU]; /* M_NMI_UNSAFE's per-CPU trap */
 
 /* cpu_hotplug_lock: readers (flips) or one writer (hotplug). */
 byte hp_readers;
@@ -154,10 +196,22 @@ inline write_tail(s, v)
 /*
  * poke_int3_handler() on CPU c for an int3 at site s: bp_get(), bp_find()
  * (binary search of desc_vec), emulate, bp_put(). A trap it does not
- * handle is the kernel's die("int3").
+ * handle is the kernel's die("int3"). It searches for the ip of its own
+ * frame (s); M_NMI_UNSAFE keeps it in a per-CPU variable instead (as a
+ * handler with one "current trap" per CPU would), which an NMI's trap on
+ * top of it overwrites.
  */
+#ifdef M_NMI_UNSAFE
+#define TRAP_IP(c, s) hsite[c]
+#else
+#define TRAP_IP(c, s) s
+#endif
+
 inline int3_handler(c, s)
 {
+#ifdef M_NMI_UNSAFE
+	hsite[c] = s;
+#endif
 	atomic {
 		/* Else a stray int3: no batch to find it in. */
 		assert(refs[c] > 0);
@@ -173,12 +227,14 @@ inline int3_handler(c, s)
 		:: lo < hi && !found ->
 			mid = lo + (hi - lo) / 2;
 			if
-			:: desc_vec[mid] == s -> found = 1
-			:: desc_vec[mid] < s -> lo = mid + 1
+			:: desc_vec[mid] == TRAP_IP(c, s) -> found = 1
+			:: desc_vec[mid] < TRAP_IP(c, s) -> lo = mid + 1
 			:: else -> hi = mid
 			fi
 		:: else -> break
 		od;
+		/* What it emulates is the trapping site's instruction. */
+		assert(!found || desc_vec[mid] == s);
 		lo = 0;
 		hi = 0;
 		mid = 0
@@ -187,6 +243,113 @@ inline int3_handler(c, s)
 	assert(found);
 	found = 0;
 	refs[c]--
+}
+
+/*
+ * A park's fence, met on CPU c's way in: wait until it is down, parking
+ * on the way if the patcher expects c (ts_fence_wait()).
+ */
+inline fence_wait(c)
+{
+#ifndef M_NO_FENCE
+	do
+	:: !fence -> break
+	:: atomic { fence && slot[c] == SLOT_WANTED -> slot[c] = SLOT_PARKED };
+		(!fence);
+		d_step { serialize(c); slot[c] = SLOT_FREE };
+		skip
+	od;
+#endif
+	skip
+}
+
+/*
+ * CPU c enters the kernel (TEXT_SYNC_ENTER, __text_sync_enter()): marked
+ * in the kernel first, then the generation: a CPU that comes back
+ * meanwhile in the fence's window waits.
+ */
+inline enter_kernel(c)
+{
+	ct[c] = CT_KERNEL;
+	atomic { t = stale[c]; stale[c] = 0 };
+	if
+	:: t ->
+		if
+		:: fence -> fence_wait(c)
+		:: else -> skip
+		fi;
+#ifndef M_NO_ENTRY_SYNC
+		d_step { serialize(c); t = 0 };
+#else
+		t = 0;
+#endif
+		skip
+	:: else -> skip
+	fi
+}
+
+/*
+ * CPU c fetches and runs a site (as the reader's loop does): byte by
+ * byte, under TCG through its translation, trapping on an int3.
+ */
+inline run_site(c)
+{
+	atomic {
+		fetching[c] = 1;
+		if
+		:: s = 0
+		:: s = 1
+		fi;
+#if TCG
+		if
+		:: tb_valid[c * NSITE + s] ->
+			f = tb_first[c * NSITE + s];
+			t = tb_tail[c * NSITE + s];
+			cached = 1
+		:: else ->
+#endif
+			if
+			:: fmask[c * NSITE + s] & BIT(V_A) -> f = V_A
+			:: fmask[c * NSITE + s] & BIT(V_B) -> f = V_B
+			:: fmask[c * NSITE + s] & BIT(V_INT3) -> f = V_INT3
+			fi
+#if TCG
+		fi
+#endif
+	}
+	/*
+	 * Then the tail, unless the first byte is an int3. Under TCG the
+	 * translation is cached, even if a write came meanwhile.
+	 */
+	atomic {
+		if
+		:: !cached && f != V_INT3 ->
+			if
+			:: tmask[c * NSITE + s] & BIT(V_A) -> t = V_A
+			:: tmask[c * NSITE + s] & BIT(V_B) -> t = V_B
+			fi
+		:: else -> skip
+		fi;
+#if TCG
+		if
+		:: !cached ->
+			tb_valid[c * NSITE + s] = 1;
+			tb_first[c * NSITE + s] = f;
+			tb_tail[c * NSITE + s] = t
+		:: else -> cached = 0
+		fi;
+#endif
+		fetching[c] = 0;
+		/* No CPU executes a torn instruction. */
+		if
+		:: f != V_INT3 -> assert(t == f); s = 0; f = 0; t = 0
+		:: else -> t = 0
+		fi
+	}
+	if
+	:: f == V_INT3 -> int3_handler(c, s); s = 0; f = 0
+	:: else -> skip
+	fi
 }
 
 /* The patcher takes an interrupt that runs a site (it reads memory as is). */
@@ -203,16 +366,32 @@ inline patcher_irq()
 	fi
 }
 
-/* Send an IPI of kind to every other online CPU; wait unless parking. */
+/*
+ * A round: the generation moves (every CPU's stale bit), then the CPUs
+ * read in the kernel get the IPI of kind (text_sync_targets(); the
+ * patcher serialized after its pass).
+ */
 inline send_ipis(kind)
 {
+	d_step {
+		k = 0;
+		do
+		:: k < NCPU -> stale[k] = 1; k++
+		:: else -> k = 0; break
+		od
+	}
 	d_step {
 		others = 0;
 		k = 1;
 		do
 		:: k < NCPU ->
 			if
-			:: online[k] -> ipi[k] = kind; others++
+			:: online[k] && ct[k] == CT_KERNEL ->
+				if
+				:: kind == IPI_SYNC -> ipi_sync[k] = 1
+				:: else -> ipi_park[k] = 1; slot[k] = SLOT_WANTED
+				fi;
+				others++
 			:: else -> skip
 			fi;
 			k++
@@ -225,7 +404,7 @@ inline wait_ipis()
 {
 	k = 1;
 	do
-	:: k < NCPU -> (ipi[k] == IPI_NONE); k++
+	:: k < NCPU -> (ipi_sync[k] == 0); k++
 	:: else -> k = 0; break
 	od
 }
@@ -325,25 +504,31 @@ inline pass_first()
 	od
 }
 
-/* text_poke_sync_parked(): park the others, write the first bytes, release. */
+/*
+ * text_poke_sync_parked(): the fence up, the CPUs in the kernel sent the
+ * park IPI and waited for (each parked by its IPI or at the fence), the
+ * first bytes written, the fence down, every parked CPU gone.
+ */
 inline sync_parked()
 {
+	fence = 1;
 	send_ipis(IPI_PARK);
-	(park_arrived == others);
+	k = 1;
+	do
+	:: k < NCPU -> (slot[k] != SLOT_WANTED); k++
+	:: else -> k = 0; break
+	od;
 	pass_first();
-	park_released = 1;
-	(park_left == others);
-	wait_ipis();
-	skip;
-	d_step {
-		park_arrived = 0;
-		park_left = 0;
-		park_released = 0;
-		others = 0
-	}
+	fence = 0;
+	k = 1;
+	do
+	:: k < NCPU -> (slot[k] == SLOT_FREE); k++
+	:: else -> k = 0; break
+	od;
+	others = 0
 }
 
-proctype patcher()
+proctype patcher() provided (!in_nmi[0])
 {
 	byte vec[NSITE];
 	byte target, i, k, s, others, lo, hi, mid;
@@ -418,85 +603,104 @@ progress_batch:
 }
 
 /*
- * A CPU running the sites: it fetches a site byte by byte and executes
- * it, or traps on an int3; it takes IPIs between instructions, and goes
- * offline when asked (between instructions too).
+ * A CPU running the sites: in the kernel, it fetches a site byte by byte
+ * and executes it, or traps on an int3; it takes IPIs between
+ * instructions, goes offline when asked (between instructions too), and
+ * (ENTRY=1) leaves for idle or user mode. Out of the kernel it runs no
+ * kernel text; an interrupt (a pending IPI) or its own will brings it
+ * back in through enter_kernel().
  */
-proctype reader(byte c)
+proctype reader(byte c) provided (!in_nmi[c])
 {
 	byte s, f, k, lo, hi, mid;
 	bit t, found, cached;
 
 	do
-	:: online[c] && ipi[c] == IPI_NONE && !down_req[c] ->
-		/* The first byte of either site (or QEMU's translation of it). */
-		atomic {
-			if
-			:: s = 0
-			:: s = 1
-			fi;
-#if TCG
-			if
-			:: tb_valid[c * NSITE + s] ->
-				f = tb_first[c * NSITE + s];
-				t = tb_tail[c * NSITE + s];
-				cached = 1
-			:: else ->
-#endif
-				if
-				:: fmask[c * NSITE + s] & BIT(V_A) -> f = V_A
-				:: fmask[c * NSITE + s] & BIT(V_B) -> f = V_B
-				:: fmask[c * NSITE + s] & BIT(V_INT3) -> f = V_INT3
-				fi
-#if TCG
-			fi
-#endif
-		}
-		/*
-		 * Then the tail, unless the first byte is an int3. Under TCG
-		 * the translation is cached, even if a write came meanwhile.
-		 */
-		atomic {
-			if
-			:: !cached && f != V_INT3 ->
-				if
-				:: tmask[c * NSITE + s] & BIT(V_A) -> t = V_A
-				:: tmask[c * NSITE + s] & BIT(V_B) -> t = V_B
-				fi
-			:: else -> skip
-			fi;
-#if TCG
-			if
-			:: !cached ->
-				tb_valid[c * NSITE + s] = 1;
-				tb_first[c * NSITE + s] = f;
-				tb_tail[c * NSITE + s] = t
-			:: else -> cached = 0
-			fi;
-#endif
-			/* No CPU executes a torn instruction. */
-			if
-			:: f != V_INT3 -> assert(t == f); s = 0; f = 0; t = 0
-			:: else -> t = 0
-			fi
-		}
+	:: online[c] && ct[c] == CT_KERNEL && !ipi_sync[c] && !ipi_park[c] &&
+	   !down_req[c] ->
+		run_site(c)
+	:: online[c] && ct[c] == CT_KERNEL && ipi_sync[c] ->
+		d_step { serialize(c); ipi_sync[c] = 0 }
+	:: online[c] && ct[c] == CT_KERNEL && ipi_park[c] ->
+		/* text_sync_park_here(): parked here, or at the fence before. */
+		ipi_park[c] = 0;
 		if
-		:: f == V_INT3 -> int3_handler(c, s); s = 0; f = 0
-		:: else -> skip
+		:: atomic { slot[c] == SLOT_WANTED -> slot[c] = SLOT_PARKED };
+			(!fence);
+			d_step { serialize(c); slot[c] = SLOT_FREE };
+			skip
+		:: else -> d_step { serialize(c) };
+			skip
 		fi
-	:: online[c] && ipi[c] == IPI_SYNC ->
-		d_step { serialize(c); ipi[c] = IPI_NONE }
-	:: online[c] && ipi[c] == IPI_PARK ->
-		park_arrived++;
-		(park_released);
-		d_step { serialize(c); park_left++; ipi[c] = IPI_NONE }
-	:: online[c] && down_req[c] && ipi[c] == IPI_NONE ->
+	:: online[c] && ct[c] == CT_KERNEL && down_req[c] && !ipi_sync[c] &&
+	   !ipi_park[c] ->
 		d_step {
 			online[c] = 0;
 			down_req[c] = 0
 		}
+#if ENTRY
+	:: c == ECPU && online[c] && ct[c] == CT_KERNEL && !down_req[c] ->
+		/* TEXT_SYNC_LEAVE: the last kernel instruction is behind. */
+		if
+		:: ct[c] = CT_IDLE
+		:: ct[c] = CT_USER
+		fi;
+#ifdef M_IDLE_EARLY
+		/* ... but it is not: one more site after counting as gone. */
+		run_site(c);
+#endif
+		skip
+	:: online[c] && ct[c] != CT_KERNEL ->
+		/* An interrupt, a system call, a wake-up. */
+		enter_kernel(c)
+#endif
 	od
 }
+
+#if NMI
+/*
+ * NMIs on CPU c, one at a time (the CPU blocks them until the NMI's
+ * iretq; an int3 inside returns without one): nmi_entry, then a handler
+ * that runs a site, then the state put back. Between any two steps of
+ * the CPU, but not inside an instruction's fetch.
+ */
+proctype nmi(byte c)
+{
+	byte s, f, k, lo, hi, mid, old;
+	bit t, found, cached;
+
+	do
+	:: atomic { online[c] && !fetching[c] && !in_nmi[c] ->
+			in_nmi[c] = 1; old = ct[c]; ct[c] = CT_KERNEL };
+		atomic { t = stale[c]; stale[c] = 0 };
+		if
+		:: t ->
+			if
+			:: fence && c != 0 -> fence_wait(c)
+			:: else -> skip
+			fi;
+			d_step { serialize(c); t = 0 };
+			skip
+		:: else -> skip
+		fi;
+		if
+		:: c == 0 ->
+			/* On the patcher's CPU: memory as it is. */
+			if
+			:: s = 0
+			:: s = 1
+			fi;
+			if
+			:: mem_first[s] == V_INT3 -> int3_handler(0, s)
+			:: else -> assert(mem_first[s] == mem_tail[s])
+			fi;
+			s = 0
+		:: else -> run_site(c)
+		fi;
+		atomic { ct[c] = old; old = 0; in_nmi[c] = 0 }
+	od
+}
+#endif
 
 /*
  * CPU hotplug of CPU HCPU under cpu_hotplug_lock held for writing: down
@@ -534,6 +738,7 @@ proctype hotplug()
 				:: else -> k = 0; break
 				od;
 #endif
+				stale[HCPU] = 0;
 				online[HCPU] = 1
 			}
 		fi;
@@ -562,6 +767,10 @@ init
 		:: else -> break
 		od;
 		run patcher();
+#if NMI
+		run nmi(0);
+		run nmi(ECPU);
+#endif
 #if HOTPLUG
 		run hotplug()
 #endif
