@@ -53,9 +53,9 @@ STATE_SYMBOL = "text_sync_cpu_state"
 ENTRY_RE = re.compile(r"^entry_(SYSCALL|SYSENTER|INT80)\w*$")
 IDT_VECTORS, IDT_STUB = 256, 16
 
-ENDS = ("ret", "retq", "iretq", "iret", "sysretq", "sysret", "sysexit",
-        "sysexitq", "hlt", "ud2", "int3")
-LEAVES = ("iretq", "sysretq", "sysexitq", "hlt")
+ENDS = ("ret", "retq", "iretq", "iret", "sysretq", "sysretl", "sysret",
+        "sysexit", "sysexitq", "hlt", "ud2", "int3")
+LEAVES = ("iretq", "sysretq", "sysretl", "sysexitq", "hlt")
 SERIALIZING = re.compile(r"^(mov\s+%\w+,%cr2|cpuid|iretq|serialize)\b")
 
 # "ffffffff80101234:\t66 90                \txchg   %ax,%ax"
