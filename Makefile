@@ -198,7 +198,8 @@ stress: deps
 include scripts/Makefile.fuzz
 
 # The SPIN model of the int3 batch (tests/model/text_poke.pml) and its
-# mutants, in $(O)/model: exhaustive for 3 CPUs, MODEL_MINUTES for 4.
+# mutants, in $(O)/model: exhaustive for 3 CPUs, MODEL_MINUTES for 4 and
+# for the runs with NMIs.
 MODEL_MINUTES ?= 1
 PHONY += model
 model: deps

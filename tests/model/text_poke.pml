@@ -22,8 +22,9 @@
  * arch/x86/kernel/text_sync.c has it. A sync round bumps the generation
  * (stale[c] for every CPU: the generation moved since c last serialized)
  * and interrupts only the CPUs in the kernel; an entering CPU marks itself
- * in the kernel, then reads and resets its stale bit, and serializes if it
- * was set. The park raises a fence (the odd generation): an entering CPU
+ * in the kernel, then reads its stale bit and, if set, serializes and
+ * resets it (after waiting at the fence, as __text_sync_enter() writes the
+ * generation it saw only then). The park raises a fence (the odd generation): an entering CPU
  * waits at it, parking itself if the patcher expects it (slot[c]). With
  * NMI=1 an NMI can come on any CPU between any two of its steps (the
  * interrupted CPU does nothing meanwhile, SPIN's provided clause): its
@@ -46,12 +47,12 @@
  * CPU counts as idle while it still runs a site), M_NO_FENCE (entering
  * CPUs do not wait at the park's fence), M_NMI_UNSAFE (the int3 handler
  * keeps the trapping ip in a per-CPU variable: an NMI's trap on top of it
- * overwrites it), and,
- * with NMI=1, M_NO_WAIT (retire without waiting for CPUs still in the
- * handler: an NMI's can be); the skipped park is TCG=1 PARK=0. Two it
- * survives, as the model shows: M_NO_SYNC2 with PARK=1, and M_NO_WAIT
- * without NMIs (the handler runs with interrupts off and the last sync
- * round waited for every CPU).
+ * overwrites it); the skipped park is TCG=1 PARK=0. Two it survives, as
+ * the model shows: M_NO_SYNC2 with PARK=1, and M_NO_WAIT (retire without
+ * waiting for CPUs still in the handler: the handler runs with interrupts
+ * off and the last sync round waited for every CPU in the kernel; an NMI
+ * holds that round's IPI off on its CPU, which counts as in the kernel
+ * while in it, and one that comes after the round serializes on entry).
  */
 
 #ifndef NCPU
@@ -271,17 +272,17 @@ inline fence_wait(c)
 inline enter_kernel(c)
 {
 	ct[c] = CT_KERNEL;
-	atomic { t = stale[c]; stale[c] = 0 };
 	if
-	:: t ->
+	:: stale[c] ->
 		if
 		:: fence -> fence_wait(c)
 		:: else -> skip
 		fi;
+		/* The generation it serializes for: remembered only now. */
 #ifndef M_NO_ENTRY_SYNC
-		d_step { serialize(c); t = 0 };
+		d_step { stale[c] = 0; serialize(c) };
 #else
-		t = 0;
+		stale[c] = 0;
 #endif
 		skip
 	:: else -> skip
@@ -672,14 +673,13 @@ proctype nmi(byte c)
 	do
 	:: atomic { online[c] && !fetching[c] && !in_nmi[c] ->
 			in_nmi[c] = 1; old = ct[c]; ct[c] = CT_KERNEL };
-		atomic { t = stale[c]; stale[c] = 0 };
 		if
-		:: t ->
+		:: stale[c] ->
 			if
 			:: fence && c != 0 -> fence_wait(c)
 			:: else -> skip
 			fi;
-			d_step { serialize(c); t = 0 };
+			d_step { stale[c] = 0; serialize(c) };
 			skip
 		:: else -> skip
 		fi;
