@@ -248,11 +248,17 @@ inline int3_handler(c, s)
 
 /*
  * A park's fence, met on CPU c's way in: wait until it is down, parking
- * on the way if the patcher expects c (ts_fence_wait()).
+ * on the way if the patcher expects c (ts_fence_wait()). M_NO_FENCE: an
+ * entering CPU does not see it.
  */
+#ifdef M_NO_FENCE
+#define FENCE_UP 0
+#else
+#define FENCE_UP fence
+#endif
+
 inline fence_wait(c)
 {
-#ifndef M_NO_FENCE
 	do
 	:: !fence -> break
 	:: atomic { fence && slot[c] == SLOT_WANTED -> slot[c] = SLOT_PARKED };
@@ -260,7 +266,28 @@ inline fence_wait(c)
 		d_step { serialize(c); slot[c] = SLOT_FREE };
 		skip
 	od;
+	skip
+}
+
+/*
+ * The generation read (__text_sync_enter()): with the fence up, wait
+ * (nmi: unless on the patcher's CPU) and read again; down, serialize and
+ * remember it, in one step with the read. A later round sets the bit again.
+ */
+#ifdef M_NO_ENTRY_SYNC
+#define ENTRY_SERIALIZE(c) skip
+#else
+#define ENTRY_SERIALIZE(c) serialize(c)
 #endif
+
+inline sync_generation(c, nmi)
+{
+	do
+	:: atomic { !(FENCE_UP && !(nmi && c == 0)) ->
+			stale[c] = 0; ENTRY_SERIALIZE(c) };
+		break
+	:: FENCE_UP && !(nmi && c == 0) -> fence_wait(c)
+	od;
 	skip
 }
 
@@ -273,18 +300,7 @@ inline enter_kernel(c)
 {
 	ct[c] = CT_KERNEL;
 	if
-	:: stale[c] ->
-		if
-		:: fence -> fence_wait(c)
-		:: else -> skip
-		fi;
-		/* The generation it serializes for: remembered only now. */
-#ifndef M_NO_ENTRY_SYNC
-		d_step { stale[c] = 0; serialize(c) };
-#else
-		stale[c] = 0;
-#endif
-		skip
+	:: stale[c] -> sync_generation(c, 0)
 	:: else -> skip
 	fi
 }
@@ -640,8 +656,13 @@ proctype reader(byte c) provided (!in_nmi[c])
 			down_req[c] = 0
 		}
 #if ENTRY
-	:: c == ECPU && online[c] && ct[c] == CT_KERNEL && !down_req[c] ->
-		/* TEXT_SYNC_LEAVE: the last kernel instruction is behind. */
+	:: c == ECPU && online[c] && ct[c] == CT_KERNEL && !down_req[c] &&
+	   !ipi_sync[c] && !ipi_park[c] ->
+		/*
+		 * TEXT_SYNC_LEAVE: the last kernel instruction is behind. An
+		 * IPI pending now is taken as soon as the CPU is out (sysretq,
+		 * iretq, sti; hlt enable interrupts): as if before it left.
+		 */
 		if
 		:: ct[c] = CT_IDLE
 		:: ct[c] = CT_USER
@@ -674,13 +695,7 @@ proctype nmi(byte c)
 	:: atomic { online[c] && !fetching[c] && !in_nmi[c] ->
 			in_nmi[c] = 1; old = ct[c]; ct[c] = CT_KERNEL };
 		if
-		:: stale[c] ->
-			if
-			:: fence && c != 0 -> fence_wait(c)
-			:: else -> skip
-			fi;
-			d_step { stale[c] = 0; serialize(c) };
-			skip
+		:: stale[c] -> sync_generation(c, 1)
 		:: else -> skip
 		fi;
 		if
