@@ -10,10 +10,12 @@
 #include <linux/export.h>
 
 #define CREATE_TRACE_POINTS
+#include <trace/events/ipi.h>
 #include <trace/events/irq.h>
 #include <trace/events/module.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
+#include <trace/events/text_poke.h>
 #include <trace/events/timer.h>
 #include <trace/events/workqueue.h>
 

@@ -58,6 +58,7 @@
 #include <asm/text-patching-stats.h>
 #include <asm/text-sync.h>
 #include <asm/traps.h>
+#include <trace/events/text_poke.h>
 
 DEFINE_MUTEX(text_mutex);
 
@@ -349,8 +350,10 @@ static __always_inline void text_poke_pass(struct tp_alias *alias,
 	unsigned long flags;
 
 	local_irq_save(flags);
+	trace_text_poke_pass_begin(text_poke_stats.batches + 1, pass, nr);
 	tp_pass_write(alias, vec, nr, pass);
 	sync_core();
+	trace_text_poke_pass_end(text_poke_stats.batches + 1, pass, nr);
 	text_poke_stats.passes++;
 	local_irq_restore(flags);
 }
@@ -358,6 +361,7 @@ static __always_inline void text_poke_pass(struct tp_alias *alias,
 static void do_sync_core(void *info)
 {
 	sync_core();
+	trace_text_poke_sync_done(text_poke_stats.sync_rounds + 1, 0);
 }
 
 /*
@@ -369,8 +373,10 @@ static void text_poke_sync(void)
 {
 	struct cpumask cpus;
 
+	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
 	text_sync_targets(&cpus);
 	smp_call_function_many(&cpus, do_sync_core, NULL, 1);
+	trace_text_poke_sync_end(text_poke_stats.sync_rounds + 1, 0);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -385,7 +391,10 @@ static void text_poke_sync(void)
  */
 static void do_park(void *info)
 {
+	trace_text_poke_park_begin(text_poke_stats.sync_rounds + 1, 1);
 	text_sync_park_here();
+	trace_text_poke_park_end(text_poke_stats.sync_rounds + 1, 1);
+	trace_text_poke_sync_done(text_poke_stats.sync_rounds + 1, 1);
 }
 
 static void text_poke_sync_parked(struct tp_alias *alias,
@@ -393,11 +402,13 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 {
 	struct cpumask cpus;
 
+	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 1);
 	text_sync_park_begin(&cpus);
 	smp_call_function_many(&cpus, do_park, NULL, 0);
 	text_sync_park_wait(&cpus);
 	text_poke_pass(alias, vec, nr, TP_FIRST);
 	text_sync_park_end(&cpus);
+	trace_text_poke_sync_end(text_poke_stats.sync_rounds + 1, 1);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -501,6 +512,27 @@ static void text_poke_emulate(struct pt_regs *regs,
 }
 
 /*
+ * The text_poke_int3 event, without a site of its own: a site in this
+ * handler that the batch in flight rewrites (this event's, when it is
+ * switched, or one on the tracer's path) would be an int3 the handler
+ * hits again and again. So the key is read, not patched, and an int3
+ * taken inside the tracer's path (nested) is not traced, nor one taken
+ * in an NMI, which may have interrupted the tracer between its check
+ * and its mark.
+ */
+static DEFINE_PER_CPU(int, int3_tracing);
+
+static noinline void tp_trace_int3(void *site, unsigned long to)
+{
+	if (!static_key_enabled(&__tracepoint_text_poke_int3.key) ||
+	    in_nmi() || this_cpu_read(int3_tracing))
+		return;
+	this_cpu_write(int3_tracing, 1);
+	__traceiter_text_poke_int3(NULL, site, to);
+	this_cpu_write(int3_tracing, 0);
+}
+
+/*
  * The int3 hook: an int3 at a site of the batch in flight. NMI-safe: an
  * NMI may take it on top of itself on the same CPU (the NMI handler
  * passing a site), so it keeps nothing of its own but the per-CPU
@@ -520,6 +552,7 @@ static bool poke_int3_handler(struct pt_regs *regs)
 		this_cpu_inc(int3_hits);
 		if (in_nmi())
 			this_cpu_inc(int3_nmi_hits);
+		tp_trace_int3(tp->addr, regs->ip);
 		handled = true;
 	}
 	bp_put();
@@ -575,6 +608,17 @@ static void bp_retire(void)
 	WRITE_ONCE(bp_desc.vec, NULL);
 }
 
+/* The text_poke_site event of every site of the batch about to start. */
+static noinline void tp_trace_sites(struct text_poke_loc *vec,
+				    unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		trace_text_poke_site(text_poke_stats.batches + 1, vec[i].addr,
+				     vec[i].len, vec[i].opcode);
+}
+
 static void bp_step(enum text_poke_step step)
 {
 	if (IS_ENABLED(CONFIG_TEXT_PATCH_TEST_HOOKS) && text_poke_test_hook)
@@ -602,6 +646,11 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	 * mapping is flushed from this CPU's TLB only.
 	 */
 	preempt_disable();
+	trace_text_poke_batch_begin(text_poke_stats.batches + 1, nr, vec[0].addr,
+				    vec[nr - 1].addr,
+				    text_poke_stats.sync_rounds + 1);
+	if (trace_text_poke_site_enabled())
+		tp_trace_sites(vec, nr);
 	bp_arm(vec, nr);
 	text_poke_pass(&alias, vec, nr, TP_INT3);
 	text_poke_sync();
@@ -618,6 +667,7 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	}
 	tp_alias_unmap(&alias);
 	bp_retire();
+	trace_text_poke_batch_end(text_poke_stats.batches + 1, nr);
 	text_poke_stats.batches++;
 	text_poke_stats.sites += nr;
 	preempt_enable();
