@@ -68,6 +68,22 @@ int trace_read_line(char *buf, size_t size);
  * coming reads what the rings held when it started.
  */
 int trace_read_line_until(char *buf, size_t size, u64 until);
+/*
+ * The header Linux's trace file starts with (the nop tracer, irq-info
+ * columns): tracer, entries in the buffer and written, CPUs, and the
+ * legend of the columns. Returns its length (scnprintf's).
+ */
+int trace_header(char *buf, size_t size);
+/*
+ * Consumes the records up to until (a ktime_get_ns() time), as
+ * trace_read_line_until() does, and passes them to write as Chrome's
+ * trace-event JSON, a line per event, in pieces that end at line ends:
+ * one track per CPU, slices for events named *_begin/_entry/_start ..
+ * *_end/_exit, instants for the others (Documentation/tracepoints.rst,
+ * Exporting). Returns the number of records, or -ENOMEM.
+ */
+int trace_export_json(void (*write)(const char *s, size_t len, void *priv),
+		      void *priv, u64 until);
 /* Prints every line left to the console (like ftrace_dump()), consuming. */
 void trace_dump(void);
 /* Throws away every record still unread. */

@@ -145,11 +145,12 @@ static int trace_switch(const char *spec, bool on)
  */
 static int trace_show(void)
 {
-	static char line[512]; /* one console thread */
+	static char line[1024]; /* one console thread; the header too */
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
 	int len;
 
+	shell_write(line, trace_header(line, sizeof(line)));
 	while ((len = trace_read_line_until(line, sizeof(line), now)) > 0) {
 		shell_write(line, len);
 		n++;
@@ -158,10 +159,35 @@ static int trace_show(void)
 	return 0;
 }
 
+static void trace_export_write(const char *s, size_t len, void *priv)
+{
+	shell_write(s, len);
+}
+
+/*
+ * trace export: the same records as Chrome trace-event JSON (Perfetto,
+ * chrome://tracing), consumed; scripts/trace_json.py takes it from the
+ * console's log.
+ */
+static int trace_export(void)
+{
+	int n = trace_export_json(trace_export_write, NULL, ktime_get_ns());
+
+	if (n < 0) {
+		shell_printf("trace: export: out of memory\n");
+		return n;
+	}
+	shell_printf("trace: exported %d records as Chrome trace-event JSON\n",
+		     n);
+	return 0;
+}
+
 static int cmd_trace(int argc, char **argv)
 {
 	if (argc == 1)
 		return trace_show();
+	if (argc == 2 && !strcmp(argv[1], "export"))
+		return trace_export();
 	if (argc == 2 && !strcmp(argv[1], "clear")) {
 		trace_clear();
 		shell_printf("trace: cleared\n");
@@ -194,6 +220,7 @@ static void complete_trace(struct shell_completion *c)
 	shell_complete_add(c, "on");
 	shell_complete_add(c, "off");
 	shell_complete_add(c, "clear");
+	shell_complete_add(c, "export");
 }
 
 /*
@@ -204,8 +231,8 @@ const struct shell_cmd shell_trace_cmds[] = {
 	{ "tracepoints", "[glob]",
 	  "tracepoints: key state, probes, event on/off, module", 0, 1, false,
 	  cmd_tracepoints, complete_tracepoints },
-	{ "trace", "[on|off <event> | clear]",
-	  "show the trace (consumed), clear it, or switch events", 0, 2, true,
-	  cmd_trace, complete_trace },
+	{ "trace", "[on|off <event> | clear | export]",
+	  "show the trace (consumed; export: as Chrome JSON), clear it, or switch events",
+	  0, 2, true, cmd_trace, complete_trace },
 	{ NULL }
 };

@@ -564,14 +564,354 @@ int trace_read_line_until(char *buf, size_t size, u64 until)
 	return n;
 }
 
+/* Records taken ahead into the lookahead and not printed yet. */
+static u64 trace_pending_count(void)
+{
+	unsigned int cpu;
+	u64 n = 0;
+
+	for_each_possible_cpu(cpu)
+		n += trace_pending[cpu].valid;
+	return n;
+}
+
+int trace_header(char *buf, size_t size)
+{
+	struct ring_buffer_cpu_stats st;
+	u64 in = 0, written = 0;
+	unsigned int cpu;
+
+	mutex_lock(&trace_read_mutex);
+	for_each_possible_cpu(cpu) {
+		trace_cpu_stats(cpu, &st);
+		written += st.written;
+		in += st.written - st.read - st.overrun;
+	}
+	in += trace_pending_count();
+	mutex_unlock(&trace_read_mutex);
+	return scnprintf(
+		buf, size,
+		"# tracer: nop\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n"
+		"#\n"
+		"#                                _-----=> irqs-off/BH-disabled\n"
+		"#                               / _----=> need-resched\n"
+		"#                              | / _---=> hardirq/softirq\n"
+		"#                              || / _--=> preempt-depth\n"
+		"#                              ||| / _-=> migrate-disable\n"
+		"#                              |||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n",
+		in, written, num_online_cpus());
+}
+
+/*
+ * The Chrome trace-event export (trace_export_json()). Each CPU is one
+ * track (pid 0, tid = the CPU). An event whose name ends in _begin,
+ * _entry or _start opens a slice ("B"), one ending in _end or _exit
+ * closes the innermost open slice of the same stem ("E", closing those
+ * opened inside it first); any other event is an instant ("i"). An end
+ * with no open slice of its stem (its start was before the records, or
+ * lost) becomes an instant, and a slice still open after the last record
+ * is closed at its CPU's last timestamp: the slices of a track always
+ * nest.
+ */
+#define TRACE_EXPORT_DEPTH 16
+
+struct trace_export {
+	void (*write)(const char *s, size_t len, void *priv);
+	void *priv;
+	char buf[768];
+	struct trace_export_cpu {
+		unsigned int depth;
+		const char *stem[TRACE_EXPORT_DEPTH];
+		size_t stem_len[TRACE_EXPORT_DEPTH];
+		u64 last_ts;
+	} cpu[NR_CPUS];
+};
+
+static const char *const trace_open_suffix[] = { "_begin", "_entry", "_start" };
+static const char *const trace_close_suffix[] = { "_end", "_exit" };
+
+/* The length of name without suffix if it ends in one of sfx[], else 0. */
+static size_t trace_stem(const char *name, const char *const *sfx,
+			 unsigned int n)
+{
+	size_t len = strlen(name), l;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		l = strlen(sfx[i]);
+		if (len > l && !strcmp(name + len - l, sfx[i]))
+			return len - l;
+	}
+	return 0;
+}
+
+/* Appends s, JSON-escaped, to buf at n; the new length. */
+static size_t json_str(char *buf, size_t size, size_t n, const char *s,
+		       size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i] && n + 7 < size; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			n += scnprintf(buf + n, size - n, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			n += scnprintf(buf + n, size - n, "\\u%04x", c);
+		else
+			buf[n++] = c;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static u64 trace_field_value(const void *p, unsigned int size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (u64)(s64) * (const s8 *)p : *(const u8 *)p;
+	case 2:
+		return is_signed ? (u64)(s64) * (const s16 *)p :
+				   *(const u16 *)p;
+	case 4:
+		return is_signed ? (u64)(s64) * (const s32 *)p :
+				   *(const u32 *)p;
+	default:
+		return *(const u64 *)p;
+	}
+}
+
+/*
+ * One field as a JSON member: a number, or a string for pointers and
+ * values JSON's doubles cannot hold exactly (hex), char arrays (text)
+ * and other arrays (hex bytes).
+ */
+static size_t json_field(char *buf, size_t size, size_t n,
+			 const struct trace_event_field *f, const u8 *rec)
+{
+	const u8 *p = rec + f->offset;
+	unsigned int i;
+	u64 v;
+
+	n += scnprintf(buf + n, size - n, ",\"%s\":", f->name);
+	if (f->count && !strcmp(f->type, "char")) {
+		buf[n++] = '"';
+		n = json_str(buf, size, n, (const char *)p, f->size);
+		return n + scnprintf(buf + n, size - n, "\"");
+	}
+	if (f->count) {
+		n += scnprintf(buf + n, size - n, "\"");
+		for (i = 0; i < f->size; i++)
+			n += scnprintf(buf + n, size - n, "%02x", p[i]);
+		return n + scnprintf(buf + n, size - n, "\"");
+	}
+	v = trace_field_value(p, f->size, f->is_signed);
+	if (strchr(f->type, '*') || (!f->is_signed && v >> 53))
+		return n + scnprintf(buf + n, size - n, "\"%#llx\"", v);
+	if (f->is_signed)
+		return n + scnprintf(buf + n, size - n, "%lld", (s64)v);
+	return n + scnprintf(buf + n, size - n, "%llu", v);
+}
+
+/* The common part of an event: phase, time in microseconds, track. */
+static size_t json_event_head(char *buf, size_t size, char ph, u64 ts,
+			      unsigned int cpu)
+{
+	return scnprintf(
+		buf, size,
+		"{\"ph\":\"%c\",\"ts\":%llu.%03llu,\"pid\":0,\"tid\":%u", ph,
+		ts / 1000, ts % 1000, cpu);
+}
+
+static void trace_export_emit(struct trace_export *x, size_t n)
+{
+	x->write(x->buf, n, x->priv);
+}
+
+/* Closes cpu's innermost open slice at ts. */
+static void trace_export_close(struct trace_export *x, unsigned int cpu, u64 ts)
+{
+	struct trace_export_cpu *c = &x->cpu[cpu];
+	size_t n;
+
+	c->depth--;
+	n = json_event_head(x->buf, sizeof(x->buf), 'E', ts, cpu);
+	n += scnprintf(x->buf + n, sizeof(x->buf) - n, ",\"cat\":\"");
+	n = json_str(x->buf, sizeof(x->buf), n, c->stem[c->depth],
+		     c->stem_len[c->depth]);
+	n += scnprintf(x->buf + n, sizeof(x->buf) - n, "\"},\n");
+	trace_export_emit(x, n);
+}
+
+/*
+ * The phase of a record of call on cpu, with the open slices updated: an
+ * end closes the slices opened inside its own first. 'i' for an end that
+ * has nothing to close, and for an open past TRACE_EXPORT_DEPTH.
+ */
+static char trace_export_phase(struct trace_export *x, unsigned int cpu,
+			       const char *name, u64 ts)
+{
+	struct trace_export_cpu *c = &x->cpu[cpu];
+	size_t len = trace_stem(name, trace_open_suffix,
+				ARRAY_SIZE(trace_open_suffix));
+	int i;
+
+	if (len && c->depth < TRACE_EXPORT_DEPTH) {
+		c->stem[c->depth] = name;
+		c->stem_len[c->depth++] = len;
+		return 'B';
+	}
+	len = trace_stem(name, trace_close_suffix,
+			 ARRAY_SIZE(trace_close_suffix));
+	for (i = (int)c->depth - 1; len && i >= 0; i--) {
+		if (c->stem_len[i] != len || strncmp(c->stem[i], name, len))
+			continue;
+		while ((int)c->depth - 1 > i)
+			trace_export_close(x, cpu, ts);
+		c->depth--;
+		return 'E';
+	}
+	return 'i';
+}
+
+/* One record as a JSON event; trace_read_mutex and event_mutex held. */
+static void trace_export_record(struct trace_export *x, unsigned int cpu,
+				const struct trace_pending *p)
+{
+	const struct trace_entry *ent = (const void *)p->rec;
+	struct trace_event_call *call = trace_event_by_type(ent->type);
+	const struct trace_event_field *f;
+	char comm[TASK_COMM_LEN], flags[6], text[256];
+	size_t size = sizeof(x->buf), n, stem;
+	char ph;
+
+	x->cpu[cpu].last_ts = p->ts;
+	if (!call)
+		return;
+	ph = trace_export_phase(x, cpu, call->name, p->ts);
+	if (ph == 'B')
+		stem = x->cpu[cpu].stem_len[x->cpu[cpu].depth - 1];
+	else if (ph == 'E')
+		stem = trace_stem(call->name, trace_close_suffix,
+				  ARRAY_SIZE(trace_close_suffix));
+	else
+		stem = strlen(call->name);
+	call->class->output(text, sizeof(text), ent);
+	trace_find_cmdline(ent->pid, comm);
+	trace_flags_str(ent, flags);
+	n = json_event_head(x->buf, size, ph, p->ts, cpu);
+	n += scnprintf(x->buf + n, size - n, ",\"cat\":\"");
+	n = json_str(x->buf, size, n, call->name, stem);
+	n += scnprintf(x->buf + n, size - n, "\",\"name\":\"");
+	n = json_str(x->buf, size, n, call->name, stem);
+	n += scnprintf(x->buf + n, size - n, ": ");
+	n = json_str(x->buf, size, n, text, sizeof(text));
+	n += scnprintf(
+		x->buf + n, size - n,
+		"\"%s,\"args\":{\"event\":\"%s\",\"system\":\"%s\",\"comm\":\"",
+		ph == 'i' ? ",\"s\":\"t\"" : "", call->name,
+		call->class->system);
+	n = json_str(x->buf, size, n, comm, sizeof(comm));
+	n += scnprintf(x->buf + n, size - n,
+		       "\",\"common_pid\":%d,\"flags\":\"%s\"", ent->pid,
+		       flags);
+	for (f = call->class->fields(); f->name; f++)
+		n = json_field(x->buf, size, n, f, (const u8 *)p->rec);
+	n += scnprintf(x->buf + n, size - n, "}},\n");
+	trace_export_emit(x, n);
+}
+
+/* Where cpu's records were overwritten: an instant that says how many. */
+static void trace_export_lost(struct trace_export *x, unsigned int cpu,
+			      unsigned long lost, u64 ts)
+{
+	size_t n = json_event_head(x->buf, sizeof(x->buf), 'i', ts, cpu);
+
+	n += scnprintf(
+		x->buf + n, sizeof(x->buf) - n,
+		",\"s\":\"t\",\"cat\":\"lost\",\"name\":\"LOST %lu EVENTS\",\"args\":{\"lost\":%lu}},\n",
+		lost, lost);
+	trace_export_emit(x, n);
+}
+
+/* The tracks: a process for the kernel, a thread named for each CPU. */
+static void trace_export_tracks(struct trace_export *x)
+{
+	unsigned int cpu;
+	size_t n;
+
+	n = scnprintf(
+		x->buf, sizeof(x->buf),
+		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+		"{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"kernel\"}},\n");
+	trace_export_emit(x, n);
+	for_each_possible_cpu(cpu) {
+		n = scnprintf(
+			x->buf, sizeof(x->buf),
+			"{\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}},\n"
+			"{\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}},\n",
+			cpu, cpu, cpu, cpu);
+		trace_export_emit(x, n);
+	}
+}
+
+int trace_export_json(void (*write)(const char *s, size_t len, void *priv),
+		      void *priv, u64 until)
+{
+	struct trace_export *x = kzalloc(sizeof(*x), GFP_KERNEL);
+	struct trace_pending *p;
+	unsigned int cpu;
+	int nr = 0, best;
+	size_t n;
+
+	if (!x)
+		return -ENOMEM;
+	x->write = write;
+	x->priv = priv;
+	trace_export_tracks(x);
+	mutex_lock(&trace_read_mutex);
+	while (trace_buffer && (best = trace_oldest_cpu()) >= 0) {
+		p = &trace_pending[best];
+		if (p->ts > until && !p->lost)
+			break;
+		if (p->lost) {
+			trace_export_lost(x, best, p->lost, p->ts);
+			p->lost = 0;
+			continue;
+		}
+		mutex_lock(&event_mutex);
+		trace_export_record(x, best, p);
+		mutex_unlock(&event_mutex);
+		p->valid = false;
+		nr++;
+	}
+	mutex_unlock(&trace_read_mutex);
+	for_each_possible_cpu(cpu)
+		while (x->cpu[cpu].depth)
+			trace_export_close(x, cpu, x->cpu[cpu].last_ts);
+	/* The metadata event last: no comma to strip after the records. */
+	n = scnprintf(
+		x->buf, sizeof(x->buf),
+		"{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_labels\",\"args\":{\"labels\":\"%d records\"}}\n]}\n",
+		nr);
+	trace_export_emit(x, n);
+	kfree(x);
+	return nr;
+}
+
 static DEFINE_MUTEX(trace_dump_mutex);
 
 void trace_dump(void)
 {
-	static char line[512]; /* under trace_dump_mutex */
+	static char line[1024]; /* under trace_dump_mutex: the header too */
 
 	mutex_lock(&trace_dump_mutex);
-	printk(KERN_INFO "# tracer: nop\n");
+	trace_header(line, sizeof(line));
+	printk(KERN_INFO "%s", line);
 	while (trace_read_line(line, sizeof(line)))
 		printk(KERN_INFO "%s", line);
 	mutex_unlock(&trace_dump_mutex);
