@@ -227,8 +227,11 @@ PHONY += user-compare
 user-compare: deps
 	$(Q)$(PYTHON) scripts/user_compare.py
 
+# gdbinit: vmlinux, the commands of scripts/gdb/ (sk-keys, sk-sites, ...),
+# then the stub.
 debug: deps $(ISO_DIR)/kernel.iso
-	$(Q)printf 'file %s\ntarget remote localhost:1234\n' $(abspath $(O)/vmlinux) > $(O)/gdbinit
+	$(Q)printf 'file %s\nsource %s\ntarget remote localhost:1234\n' \
+		$(abspath $(O)/vmlinux) $(abspath scripts/gdb/vmlinux-gdb.py) > $(O)/gdbinit
 	@echo "QEMU is halted with a gdb stub on :1234. In another terminal:"
 	@echo "    gdb -x $(O)/gdbinit"
 	$(Q)$(PYTHON) scripts/qemu.py run --gdb $(QEMU_ARGS)

@@ -7,7 +7,8 @@
 # libclang-rt-14-dev for the module loader's fuzzer, spin for the model of
 # the int3 batch protocol in tests/model). As root it runs
 # apt-get; otherwise it prints the command to run.
-# With --bench it also needs gnuplot (for make bench).
+# With --bench it also needs gnuplot (for make bench), and with --trace
+# too (make trace-flip draws its PNG with it).
 set -e
 
 need=""
@@ -32,7 +33,9 @@ ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
 	>/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 # The SPIN model of the int3 batch (make model, and in make test).
 have spin || need="$need spin"
-if [ "$1" = --bench ]; then
+# The gdb commands of scripts/gdb/ (make debug; make test checks them).
+have gdb || need="$need gdb"
+if [ "$1" = --bench ] || [ "$1" = --trace ]; then
 	have gnuplot || need="$need gnuplot-nox"
 fi
 

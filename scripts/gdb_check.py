@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The gdb commands of scripts/gdb/ against the console, on one kernel.
+
+Boots an ISO whose command line says "shell" under QEMU's gdb stub (4
+CPUs, running), and:
+
+1. at the console loads a module with keys of its own (jlm_base by
+   default) and runs keys, sites of a kernel key, a tracepoint and the
+   module's key, calls, lsmod and dmesg; then gdb -batch attaches (which
+   stops every CPU wherever it is), runs sk-keys, sk-sites, sk-calls,
+   sk-lsmod, sk-dmesg and sk-batch, and detaches. The lines must be the
+   console's (sk-sites adds the decoded bytes and a verdict after them;
+   sk-dmesg holds the console's dmesg, and what came after);
+2. gdb attaches again, loads the module's symbols (sk-symbols), puts a
+   breakpoint in the module's exit and continues; rmmod at the console
+   must stop there, in the module's source;
+3. gdb writes a NOP over one site of a key (QEMU writes the RAM, page
+   protections aside) and sk-sites must name that site; then it breaks
+   in machine_power_off and continues, the console flips the key, the
+   kernel refuses the site and panics, and in the panic sk-sites, sk-keys,
+   sk-batch and sk-dmesg still work and name the site.
+
+Exit status 0 if everything matched, 1 otherwise (each mismatch said);
+the console's log and gdb's output are written to --log-dir.
+"""
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GDB_SCRIPTS = os.path.join(REPO, 'scripts', 'gdb', 'vmlinux-gdb.py')
+PROMPT = '\r\nsk> '
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+class Console:
+    """QEMU with its serial console on pipes and a gdb stub on port."""
+
+    def __init__(self, iso, cpus, port, log):
+        argv = qemu.command(iso, cpus=cpus,
+                            extra=['-gdb', f'tcp:127.0.0.1:{port}'])
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.buf = ''
+        self.lock = threading.Lock()
+        self.log = log
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for chunk in iter(lambda: os.read(self.proc.stdout.fileno(), 4096),
+                          b''):
+            text = chunk.decode('utf-8', 'replace')
+            self.log.write(text)
+            self.log.flush()
+            with self.lock:
+                self.buf += text
+
+    def mark(self):
+        with self.lock:
+            return len(self.buf)
+
+    def since(self, start):
+        with self.lock:
+            return self.buf[start:]
+
+    def send(self, line):
+        self.proc.stdin.write((line + '\r').encode())
+        self.proc.stdin.flush()
+
+    def wait_for(self, start, pattern, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.since(start)
+            if re.search(pattern, text):
+                return text
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(0.05)
+        return None
+
+    def command(self, line, timeout=60):
+        """The output of one console command (its lines, CR LF -> LF)."""
+        start = self.mark()
+        self.send(line)
+        text = self.wait_for(start, re.escape(PROMPT) + '$', timeout)
+        if text is None:
+            raise RuntimeError(f'console: no prompt after {line!r}')
+        text = text.replace('\r\n', '\n')
+        lines = text.split('\n')
+        # The echo of the command first, the next prompt last.
+        return lines[1:-1]
+
+    def kill(self):
+        try:
+            os.killpg(self.proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+class Gdb:
+    """gdb -batch on vmlinux with the commands, attached to the stub."""
+
+    def __init__(self, vmlinux, port, log_dir):
+        self.vmlinux, self.port, self.log_dir = vmlinux, port, log_dir
+        self.n = 0
+
+    def start(self, commands):
+        """gdb running commands (a list); returns (process, output path)."""
+        self.n += 1
+        script = os.path.join(self.log_dir, f'gdb-{self.n}.cmds')
+        out = os.path.join(self.log_dir, f'gdb-{self.n}.out')
+        with open(script, 'w') as f:
+            f.write('set pagination off\nset confirm off\n')
+            f.write(f'file {self.vmlinux}\nsource {GDB_SCRIPTS}\n')
+            f.write(f'target remote 127.0.0.1:{self.port}\n')
+            for c in commands:
+                f.write(c + '\n')
+        fh = open(out, 'w')
+        proc = subprocess.Popen(['gdb', '-nx', '-batch', '-x', script],
+                                stdin=subprocess.DEVNULL, stdout=fh,
+                                stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        return proc, out, fh
+
+    def run(self, commands, timeout=120):
+        proc, out, fh = self.start(commands)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+        fh.close()
+        with open(out) as f:
+            return f.read()
+
+
+def sections(text, marks):
+    """gdb's output cut at echo lines ">>> name" into {name: [lines]}."""
+    out, cur = {}, None
+    for line in text.split('\n'):
+        m = re.match(r'^>>> (\S+)$', line)
+        if m:
+            cur = m.group(1)
+            out[cur] = []
+        elif cur:
+            out[cur].append(line)
+    for name in marks:
+        out.setdefault(name, [])
+        while out[name] and out[name][-1] == '':
+            out[name].pop()
+    return out
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+        self.passed = 0
+
+    def ok(self, cond, what):
+        if cond:
+            self.passed += 1
+            print(f'ok: {what}')
+        else:
+            self.failures.append(what)
+            print(f'FAIL: {what}')
+        return cond
+
+    def same(self, console, gdb_lines, what):
+        if console == gdb_lines:
+            return self.ok(True, f'{what}: {len(console)} lines alike')
+        for i, (a, b) in enumerate(zip(console, gdb_lines)):
+            if a != b:
+                print(f'  line {i}: console {a!r}\n  line {i}: gdb     {b!r}')
+                break
+        else:
+            print(f'  console {len(console)} lines, gdb {len(gdb_lines)}')
+        return self.ok(False, f'{what}: the lines differ')
+
+
+SITES_KEYS = ('sched_schedstats', 'sched_switch')
+
+
+def part_same_state(con, gdb, chk, module, modkey):
+    """1: every command's lines against the console's."""
+    out = con.command(f'insmod {module}')
+    chk.ok(not any('error' in l or 'fail' in l for l in out),
+           f'insmod {module}: {" / ".join(out)}')
+    console = {'keys': con.command('keys'), 'calls': con.command('calls'),
+               'lsmod': con.command('lsmod')}
+    keys = SITES_KEYS + (f'{module}:{modkey}',)
+    for k in keys:
+        console[f'sites:{k}'] = con.command(f'sites {k}')
+    console['dmesg'] = con.command('dmesg')
+    cmds = []
+    for name, cmd in [('keys', 'sk-keys'), ('calls', 'sk-calls'),
+                      ('lsmod', 'sk-lsmod'), ('dmesg', 'sk-dmesg'),
+                      ('batch', 'sk-batch')] + \
+            [(f'sites:{k}', f'sk-sites {k}') for k in keys]:
+        cmds += [f'echo >>> {name}\\n', cmd]
+    cmds += ['echo >>> end\\n', 'detach']
+    got = sections(gdb.run(cmds), list(console) + ['batch'])
+    for name in ('keys', 'calls', 'lsmod'):
+        chk.same(console[name], got[name], f'sk-{name} against {name}')
+    chk.ok(len(console['keys']) > 3 and
+           any(l.startswith(modkey) for l in console['keys']),
+           f'keys lists {modkey} of {module}')
+    for k in keys:
+        c, g = console[f'sites:{k}'], got[f'sites:{k}']
+        # sk-sites: the console's line, two blanks, what the bytes are.
+        cut = [g[i][:len(c[i])] if i < len(c) - 1 and
+               g[i].startswith(c[i] + '  ') else g[i]
+               for i in range(min(len(g), len(c)))]
+        chk.same(c, cut, f'sk-sites {k} against sites {k}')
+        chk.ok(len(c) > 1 and len(g) == len(c) + 1 and
+               'agree with the key' in g[-1] and
+               all(l.endswith(': ok') for l in g[:len(c) - 1]),
+               f'sk-sites {k}: every site agrees with its key')
+    dm = '\n'.join(console['dmesg']).strip('\n')
+    gd = '\n'.join(got['dmesg'])
+    chk.ok(dm and dm[-2000:] in gd,
+           'sk-dmesg holds the console\'s dmesg')
+    chk.ok(got['batch'] and got['batch'][0].startswith('no batch in flight'),
+           f'sk-batch with nothing in flight: {got["batch"][:1]}')
+
+
+def part_module_breakpoint(con, gdb, chk, module, exit_fn):
+    """2: a breakpoint in the module, from sk-symbols' symbols."""
+    proc, out, fh = gdb.start([
+        'echo >>> symbols\\n', 'sk-symbols', f'break {exit_fn}',
+        'echo >>> continue\\n', 'continue', 'echo >>> stopped\\n',
+        'bt 1', 'info symbol $pc', 'sk-lsmod', 'detach'])
+    deadline = time.monotonic() + 60
+    text = ''
+    while time.monotonic() < deadline and '>>> continue' not in text:
+        time.sleep(0.2)
+        with open(out) as f:
+            text = f.read()
+    time.sleep(1)                     # gdb has resumed the CPUs
+    start = con.mark()
+    con.send(f'rmmod {module}')
+    try:
+        proc.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    fh.close()
+    with open(out) as f:
+        got = sections(f.read(), ['symbols', 'stopped'])
+    chk.ok(any(l.startswith(f'{module}: ') and '.text' in l
+               for l in got['symbols']),
+           f'sk-symbols loads {module}: {got["symbols"][:1]}')
+    chk.ok(any(exit_fn in l and f'{module}.c' in l for l in got['stopped']),
+           f'rmmod {module} stops at the breakpoint in {exit_fn}: '
+           f'{got["stopped"][:2]}')
+    con.wait_for(start, re.escape(PROMPT), 60)
+
+
+def part_corrupt_panic(con, gdb, chk, key):
+    """3: a site spoiled on purpose, named; then the panic it causes."""
+    got = sections(gdb.run([
+        f'echo >>> before\\n', f'sk-sites {key}', 'detach']), ['before'])
+    sites = [l.split()[0] for l in got['before'] if l.startswith('  ')]
+    if not chk.ok(sites, f'sk-sites {key} lists sites'):
+        return
+    site = sites[0]
+    proc, out, fh = gdb.start([
+        f'set {{unsigned char}}0x{site} = 0x90', 'echo >>> spoilt\\n',
+        f'sk-sites {key}', 'break machine_power_off', 'continue',
+        'echo >>> panic\\n', f'sk-sites {key}', 'echo >>> keys\\n',
+        'sk-keys', 'echo >>> batch\\n', 'sk-batch', 'echo >>> dmesg\\n',
+        'sk-dmesg', 'echo >>> end\\n', 'kill'])
+    deadline = time.monotonic() + 60
+    text = ''
+    while time.monotonic() < deadline and 'Continuing.' not in text:
+        time.sleep(0.2)
+        with open(out) as f:
+            text = f.read()
+    time.sleep(1)
+    con.send(f'key {key} enable')
+    try:
+        proc.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    fh.close()
+    with open(out) as f:
+        got = sections(f.read(), ['spoilt', 'panic', 'keys', 'batch',
+                                  'dmesg'])
+    named = [l for l in got['spoilt'] if l.startswith(f'  {site}')]
+    chk.ok(named and 'CORRUPT' in named[0],
+           f'sk-sites names the spoilt site {site}: {named[:1]}')
+    summary = [l for l in got['spoilt'] if l.startswith('sk-sites:')]
+    chk.ok(summary and 'disagree' in summary[0] and site in summary[0],
+           f'sk-sites says which site disagrees: {summary[:1]}')
+    chk.ok(any('Kernel panic' in l for l in got['dmesg']) and
+           any('refusing to patch' in l for l in got['dmesg']),
+           'in the panic, sk-dmesg shows the refusal and the panic')
+    named = [l for l in got['panic'] if l.startswith(f'  {site}')]
+    chk.ok(named and 'CORRUPT' in named[0],
+           f'in the panic, sk-sites still names {site}')
+    chk.ok(got['keys'] and got['keys'][-1].endswith(' keys') and
+           not any(l.startswith('corrupt') for l in got['keys']),
+           f'in the panic, sk-keys lists the keys: {got["keys"][-1:]}')
+    chk.ok(got['batch'] and not got['batch'][0].startswith('corrupt'),
+           f'in the panic, sk-batch reads: {got["batch"][:1]}')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--iso', required=True)
+    ap.add_argument('--vmlinux', required=True)
+    ap.add_argument('--cpus', type=int, default=4)
+    ap.add_argument('--module', default='jlm_base')
+    ap.add_argument('--module-key', default='jlm_base_false')
+    ap.add_argument('--module-exit', default='base_exit')
+    ap.add_argument('--corrupt-key', default='sched_schedstats')
+    ap.add_argument('--log-dir')
+    ap.add_argument('--timeout', type=float, default=120,
+                    help='seconds to wait for the first prompt')
+    args = ap.parse_args()
+    log_dir = args.log_dir or tempfile.mkdtemp(prefix='gdb_check.')
+    os.makedirs(log_dir, exist_ok=True)
+    port = free_port()
+    chk = Checker()
+    with open(os.path.join(log_dir, 'serial.log'), 'w') as log:
+        con = Console(args.iso, args.cpus, port, log)
+        try:
+            if con.wait_for(0, re.escape(PROMPT), args.timeout) is None:
+                print('FAIL: no console prompt', file=sys.stderr)
+                return 1
+            gdb = Gdb(os.path.abspath(args.vmlinux), port, log_dir)
+            part_same_state(con, gdb, chk, args.module, args.module_key)
+            part_module_breakpoint(con, gdb, chk, args.module,
+                                   args.module_exit)
+            part_corrupt_panic(con, gdb, chk, args.corrupt_key)
+        except (RuntimeError, OSError) as exc:
+            chk.ok(False, str(exc))
+        finally:
+            con.kill()
+    print(f'gdb_check: {chk.passed} passed, {len(chk.failures)} failed '
+          f'(logs in {log_dir})')
+    return 1 if chk.failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
