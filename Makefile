@@ -227,6 +227,20 @@ PHONY += user-compare
 user-compare: deps
 	$(Q)$(PYTHON) scripts/user_compare.py
 
+# A flip on a timeline: defconfig in build/trace, booted on 4 CPUs; the
+# console loads trace_flip (a key of 64 sites, readers on the other CPUs),
+# turns the patch engine's and IPI events on and flips the key; the
+# records become build/trace/flip.json (Chrome trace-event JSON: Perfetto,
+# chrome://tracing) and flip.png (gnuplot). scripts/trace_flip.py.
+TRACE_FLIP_DIR := build/trace
+PHONY += trace-flip
+trace-flip:
+	$(Q)scripts/install-deps.sh --trace
+	$(Q)$(MAKE) O=$(TRACE_FLIP_DIR) FRAGMENTS= fragconfig >/dev/null
+	$(Q)$(MAKE) O=$(TRACE_FLIP_DIR) CMDLINE='shell trace_buf_size=4194304' iso >/dev/null
+	$(Q)$(PYTHON) scripts/trace_flip.py --iso $(TRACE_FLIP_DIR)/kernel.iso \
+		--out $(TRACE_FLIP_DIR) --cpus 4
+
 # gdbinit: vmlinux, the commands of scripts/gdb/ (sk-keys, sk-sites, ...),
 # then the stub.
 debug: deps $(ISO_DIR)/kernel.iso

@@ -27,92 +27,16 @@ the console's log and gdb's output are written to --log-dir.
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemu  # noqa: E402
+from qemu_console import PROMPT, Console, free_port  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GDB_SCRIPTS = os.path.join(REPO, 'scripts', 'gdb', 'vmlinux-gdb.py')
-PROMPT = '\r\nsk> '
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-class Console:
-    """QEMU with its serial console on pipes and a gdb stub on port."""
-
-    def __init__(self, iso, cpus, port, log):
-        argv = qemu.command(iso, cpus=cpus,
-                            extra=['-gdb', f'tcp:127.0.0.1:{port}'])
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        self.buf = ''
-        self.lock = threading.Lock()
-        self.log = log
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for chunk in iter(lambda: os.read(self.proc.stdout.fileno(), 4096),
-                          b''):
-            text = chunk.decode('utf-8', 'replace')
-            self.log.write(text)
-            self.log.flush()
-            with self.lock:
-                self.buf += text
-
-    def mark(self):
-        with self.lock:
-            return len(self.buf)
-
-    def since(self, start):
-        with self.lock:
-            return self.buf[start:]
-
-    def send(self, line):
-        self.proc.stdin.write((line + '\r').encode())
-        self.proc.stdin.flush()
-
-    def wait_for(self, start, pattern, timeout):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            text = self.since(start)
-            if re.search(pattern, text):
-                return text
-            if self.proc.poll() is not None:
-                return None
-            time.sleep(0.05)
-        return None
-
-    def command(self, line, timeout=60):
-        """The output of one console command (its lines, CR LF -> LF)."""
-        start = self.mark()
-        self.send(line)
-        text = self.wait_for(start, re.escape(PROMPT) + '$', timeout)
-        if text is None:
-            raise RuntimeError(f'console: no prompt after {line!r}')
-        text = text.replace('\r\n', '\n')
-        lines = text.split('\n')
-        # The echo of the command first, the next prompt last.
-        return lines[1:-1]
-
-    def kill(self):
-        try:
-            os.killpg(self.proc.pid, 9)
-        except ProcessLookupError:
-            pass
-        self.proc.wait()
 
 
 class Gdb:

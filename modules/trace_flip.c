@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A key of many sites, and readers running them on every other CPU while
+ * it flips: what make trace-flip loads before it flips trace_flip_key at
+ * the console with the patch engine's events on (scripts/trace_flip.py,
+ * Documentation/static-keys.rst, A flip on a timeline).
+ *
+ * tf_read() holds TF_SITES sites of the key. Loading starts one reader
+ * per online CPU but this one (pinned there), each running tf_read()
+ * burst= times (default 4) every millisecond for seconds= seconds
+ * (default 20), so that CPUs are in the sites while the batch rewrites
+ * them and hit its int3s, but not so often that the records of the hits
+ * drown the batch's; then they sleep until unloaded. hits counts the
+ * branches taken, for the curious.
+ */
+#include <linux/module.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#define TF_SITES 64
+
+static DEFINE_STATIC_KEY_FALSE(trace_flip_key);
+
+static unsigned int seconds = 20;
+module_param(seconds, uint, 0444);
+MODULE_PARM_DESC(seconds, "how long the readers run, in seconds");
+static unsigned int burst = 4;
+module_param(burst, uint, 0444);
+MODULE_PARM_DESC(burst, "passes over the sites between two sleeps of 1 ms");
+
+static struct task_struct *readers[NR_CPUS];
+static unsigned long hits[NR_CPUS];
+
+#define TF_SITE                                          \
+	do {                                             \
+		if (static_branch_unlikely(&trace_flip_key)) \
+			n++;                             \
+	} while (0)
+#define TF_SITE4 TF_SITE; TF_SITE; TF_SITE; TF_SITE
+#define TF_SITE16 TF_SITE4; TF_SITE4; TF_SITE4; TF_SITE4
+#define TF_SITE64 TF_SITE16; TF_SITE16; TF_SITE16; TF_SITE16
+
+/* TF_SITES sites of the key: how many were taken. */
+static noinline unsigned long tf_read(void)
+{
+	unsigned long n = 0;
+
+	TF_SITE64;
+	return n;
+}
+
+static int tf_reader(void *data)
+{
+	unsigned int cpu = smp_processor_id(), i;
+	unsigned long end = jiffies + msecs_to_jiffies(seconds * 1000);
+
+	while (!kthread_should_stop() && time_before(jiffies, end)) {
+		for (i = 0; i < burst; i++)
+			hits[cpu] += tf_read();
+		msleep(1);
+	}
+	kthread_wait_stop();
+	return 0;
+}
+
+static int __init trace_flip_init(void)
+{
+	unsigned int cpu, this, n = 0;
+
+	/* A hint only: the console's thread may move later. */
+	preempt_disable();
+	this = smp_processor_id();
+	preempt_enable();
+	BUILD_BUG_ON(TF_SITES != 64);
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		if (cpu == this)
+			continue;
+		t = kthread_run_on_cpu(tf_reader, NULL, cpu, "tf_reader/%u");
+		if (IS_ERR(t)) {
+			pr_warn("trace_flip: no reader on CPU %u (%ld)\n", cpu,
+				PTR_ERR(t));
+			continue;
+		}
+		readers[cpu] = t;
+		n++;
+	}
+	pr_info("trace_flip: trace_flip_key has %d sites; %u readers for %u s\n",
+		TF_SITES, n, seconds);
+	return 0;
+}
+
+static void trace_flip_exit(void)
+{
+	unsigned long total = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (readers[cpu])
+			kthread_stop(readers[cpu]);
+		total += hits[cpu];
+	}
+	pr_info("trace_flip: readers stopped, %lu branches taken\n", total);
+}
+
+module_init(trace_flip_init);
+module_exit(trace_flip_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("A key of 64 sites and readers on the other CPUs");
