@@ -89,7 +89,7 @@ config-targets := defconfig olddefconfig menuconfig savedefconfig \
 no-dot-config := help clean mrproper deps format bench stress fuzz fuzz-smoke user test check \
 		 fuzz-engine fuzz-engine-smoke \
 		 user-compare \
-		 bench-linux stress-linux fuzz-shell model \
+		 bench-linux stress-linux fuzz-shell model trace-flip \
 		 $(config-targets)
 
 # The default goal.

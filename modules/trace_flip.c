@@ -5,13 +5,14 @@
  * the console with the patch engine's events on (scripts/trace_flip.py,
  * Documentation/static-keys.rst, A flip on a timeline).
  *
- * tf_read() holds TF_SITES sites of the key. Loading starts one reader
- * per online CPU but this one (pinned there), each running tf_read()
- * burst= times (default 4) every millisecond for seconds= seconds
- * (default 20), so that CPUs are in the sites while the batch rewrites
- * them and hit its int3s, but not so often that the records of the hits
- * drown the batch's; then they sleep until unloaded. hits counts the
- * branches taken, for the curious.
+ * The key's TF_SITES sites are in 16 functions of TF_GROUP each. Loading
+ * starts one reader per online CPU but this one (pinned there), each
+ * running burst= functions (default 1) every millisecond, round the 16,
+ * for seconds= seconds (default 20): CPUs are in the sites while the batch
+ * rewrites them and hit its int3s, but not so often that the records of
+ * the hits drown the batch's (a batch under TCG on a loaded host can take
+ * 100 ms); then they sleep until unloaded. hits counts the branches taken,
+ * for the curious.
  */
 #include <linux/module.h>
 #include <linux/err.h>
@@ -23,46 +24,71 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
-#define TF_SITES 64
+#define TF_GROUP 4
+#define TF_SITES (16 * TF_GROUP)
 
 static DEFINE_STATIC_KEY_FALSE(trace_flip_key);
 
 static unsigned int seconds = 20;
 module_param(seconds, uint, 0444);
 MODULE_PARM_DESC(seconds, "how long the readers run, in seconds");
-static unsigned int burst = 4;
+static unsigned int burst = 1;
 module_param(burst, uint, 0444);
-MODULE_PARM_DESC(burst, "passes over the sites between two sleeps of 1 ms");
+MODULE_PARM_DESC(burst, "groups of 4 sites run between two sleeps of 1 ms");
 
 static struct task_struct *readers[NR_CPUS];
 static unsigned long hits[NR_CPUS];
 
-#define TF_SITE                                          \
-	do {                                             \
+#define TF_SITE                                              \
+	do {                                                 \
 		if (static_branch_unlikely(&trace_flip_key)) \
-			n++;                             \
+			n++;                                 \
 	} while (0)
-#define TF_SITE4 TF_SITE; TF_SITE; TF_SITE; TF_SITE
-#define TF_SITE16 TF_SITE4; TF_SITE4; TF_SITE4; TF_SITE4
-#define TF_SITE64 TF_SITE16; TF_SITE16; TF_SITE16; TF_SITE16
 
-/* TF_SITES sites of the key: how many were taken. */
-static noinline unsigned long tf_read(void)
-{
-	unsigned long n = 0;
+/* TF_GROUP sites of the key: how many were taken. */
+#define TF_READ(i)                                     \
+	static noinline unsigned long tf_read##i(void) \
+	{                                              \
+		unsigned long n = 0;                   \
+                                                       \
+		TF_SITE;                               \
+		TF_SITE;                               \
+		TF_SITE;                               \
+		TF_SITE;                               \
+		return n;                              \
+	}
+TF_READ(0);
+TF_READ(1);
+TF_READ(2);
+TF_READ(3);
+TF_READ(4);
+TF_READ(5);
+TF_READ(6);
+TF_READ(7);
+TF_READ(8);
+TF_READ(9);
+TF_READ(10);
+TF_READ(11);
+TF_READ(12);
+TF_READ(13);
+TF_READ(14);
+TF_READ(15);
 
-	TF_SITE64;
-	return n;
-}
+static unsigned long (*const tf_reads[])(void) = {
+	tf_read0,  tf_read1,  tf_read2,	 tf_read3,  tf_read4,  tf_read5,
+	tf_read6,  tf_read7,  tf_read8,	 tf_read9,  tf_read10, tf_read11,
+	tf_read12, tf_read13, tf_read14, tf_read15,
+};
 
+/* Every millisecond, the next burst groups of sites, round the key. */
 static int tf_reader(void *data)
 {
-	unsigned int cpu = smp_processor_id(), i;
+	unsigned int cpu = smp_processor_id(), i, next = cpu;
 	unsigned long end = jiffies + msecs_to_jiffies(seconds * 1000);
 
 	while (!kthread_should_stop() && time_before(jiffies, end)) {
 		for (i = 0; i < burst; i++)
-			hits[cpu] += tf_read();
+			hits[cpu] += tf_reads[next++ % ARRAY_SIZE(tf_reads)]();
 		msleep(1);
 	}
 	kthread_wait_stop();
@@ -77,7 +103,7 @@ static int __init trace_flip_init(void)
 	preempt_disable();
 	this = smp_processor_id();
 	preempt_enable();
-	BUILD_BUG_ON(TF_SITES != 64);
+	BUILD_BUG_ON(ARRAY_SIZE(tf_reads) * TF_GROUP != TF_SITES);
 	for_each_online_cpu(cpu) {
 		struct task_struct *t;
 
@@ -114,4 +140,4 @@ module_init(trace_flip_init);
 module_exit(trace_flip_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("A key of 64 sites and readers on the other CPUs");
+MODULE_DESCRIPTION("A key of 64 sites, and readers on the other CPUs");

@@ -34,23 +34,24 @@ SITES = 64
 KEY = 'trace_flip_key'
 
 
-def run(con, line, must=None):
-    out = con.command(line, timeout=120)
+def run(con, line, must=None, timeout=120):
+    out = con.command(line, timeout=timeout)
     if must and not any(re.search(must, l) for l in out):
         raise RuntimeError(f'console: {line!r} said: {" / ".join(out[-3:])}')
     return out
 
 
 def session(con, out_dir):
-    run(con, 'insmod trace_flip', r'trace_flip: loaded')
+    run(con, 'insmod trace_flip', rf'trace_flip: loaded, .*, {SITES} jump '
+                                  r'entries')
     run(con, 'trace on text_poke', r'^trace: text_poke: on')
     run(con, 'trace on ipi', r'^trace: ipi: on')
     run(con, 'trace clear', r'^trace: cleared')
     run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
     run(con, f'key {KEY} disable', r'sites patched in 1 batches, 3 sync')
-    run(con, 'trace export', r'^trace: exported [1-9]')
+    run(con, 'trace export', r'^trace: exported [1-9]', timeout=600)
     run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
-    text = run(con, 'trace', r'^trace: [1-9][0-9]* lines')
+    text = run(con, 'trace', r'^trace: [1-9][0-9]* lines', timeout=600)
     with open(os.path.join(out_dir, 'flip.txt'), 'w') as f:
         f.write('\n'.join(l for l in text if not l.startswith('trace: ')) +
                 '\n')
