@@ -243,13 +243,40 @@ def keys_lines(glob):
     return lines
 
 
+_image = {}
+
+
+def image_site_size(addr):
+    """The length of the kernel site at addr by the bytes vmlinux ships
+    there (jump_label_fixup wrote each site's initial instruction), or
+    None for an address outside vmlinux's sections (a module's)."""
+    path = gdb.current_progspace().filename
+    if not path:
+        return None
+    if path not in _image:
+        from elftools.elf.elffile import ELFFile
+        secs = []
+        with open(path, 'rb') as f:
+            for sec in ELFFile(f).iter_sections():
+                if sec['sh_type'] == 'SHT_PROGBITS' and sec['sh_addr'] and \
+                        sec['sh_flags'] & 4:          # SHF_EXECINSTR
+                    secs.append((sec['sh_addr'], sec.data()))
+        _image[path] = secs
+    for base, data in _image[path]:
+        if 0 <= addr - base < len(data):
+            return 2 if insn.is_short(data[addr - base]) else 5
+    return None
+
+
 def site_verdict(state, e, enabled, data, size):
     """What the bytes of entry e's site are, and whether they agree with
     its key: (decoded text, verdict, bad)."""
     inflight = state.batch.site(e.code) if state.batch else None
     if inflight:
         size = inflight.len
-        data = mem.read(e.code, size, 'site')
+    else:
+        size = image_site_size(e.code) or size
+    data = mem.read(e.code, size, 'site')
     kind, length, target = insn.decode(data, e.code)
     text = kind or '??'
     if target is not None:
