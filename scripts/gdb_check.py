@@ -12,9 +12,11 @@ CPUs, running), and:
    sk-lsmod, sk-dmesg and sk-batch, and detaches. The lines must be the
    console's (sk-sites adds the decoded bytes and a verdict after them;
    sk-dmesg holds the console's dmesg, and what came after);
-2. gdb attaches again, loads the module's symbols (sk-symbols), puts a
-   breakpoint in the module's exit and continues; rmmod at the console
-   must stop there, in the module's source;
+2. gdb attaches again, loads the module's symbols (sk-symbols --auto),
+   puts a breakpoint in the module's exit and continues; rmmod at the
+   console must stop there, in the module's source; then a pending
+   breakpoint in its init, and insmod must stop there (the symbols
+   loaded by the loader's breakpoint before init), the module coming;
 3. gdb writes a NOP over one site of a key (QEMU writes the RAM, page
    protections aside) and sk-sites must name that site; then it breaks
    in machine_power_off and continues, the console flips the key, the
@@ -165,21 +167,35 @@ def part_same_state(con, gdb, chk, module, modkey):
            f'sk-batch with nothing in flight: {got["batch"][:1]}')
 
 
-def part_module_breakpoint(con, gdb, chk, module, exit_fn):
-    """2: a breakpoint in the module, from sk-symbols' symbols."""
-    proc, out, fh = gdb.start([
-        'echo >>> symbols\\n', 'sk-symbols', f'break {exit_fn}',
-        'echo >>> continue\\n', 'continue', 'echo >>> stopped\\n',
-        'bt 1', 'info symbol $pc', 'sk-lsmod', 'detach'])
-    deadline = time.monotonic() + 60
-    text = ''
-    while time.monotonic() < deadline and '>>> continue' not in text:
+def wait_text(path, text, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(path) as f:
+            if text in f.read():
+                return True
         time.sleep(0.2)
-        with open(out) as f:
-            text = f.read()
+    return False
+
+
+def part_module_breakpoint(con, gdb, chk, module, init_fn, exit_fn):
+    """2: breakpoints in the module, from sk-symbols' symbols: in its exit
+    (loaded now), then in its init (loaded again later, --auto)."""
+    proc, out, fh = gdb.start([
+        'set breakpoint pending on',
+        'echo >>> symbols\\n', 'sk-symbols --auto', f'break {exit_fn}',
+        'echo >>> continue\\n', 'continue', 'echo >>> stopped\\n',
+        'bt 1', 'info symbol $pc', f'delete', f'break {init_fn}',
+        'echo >>> continue2\\n', 'continue', 'echo >>> init\\n', 'bt 1',
+        'sk-lsmod', 'detach'])
+    wait_text(out, '>>> continue\n')
     time.sleep(1)                     # gdb has resumed the CPUs
     start = con.mark()
     con.send(f'rmmod {module}')
+    if wait_text(out, '>>> continue2\n', 90):
+        con.wait_for(start, re.escape(PROMPT), 60)
+        time.sleep(1)
+        start = con.mark()
+        con.send(f'insmod {module}')
     try:
         proc.wait(timeout=90)
     except subprocess.TimeoutExpired:
@@ -187,13 +203,19 @@ def part_module_breakpoint(con, gdb, chk, module, exit_fn):
         proc.wait()
     fh.close()
     with open(out) as f:
-        got = sections(f.read(), ['symbols', 'stopped'])
+        got = sections(f.read(), ['symbols', 'stopped', 'init'])
     chk.ok(any(l.startswith(f'{module}: ') and '.text' in l
                for l in got['symbols']),
            f'sk-symbols loads {module}: {got["symbols"][:1]}')
     chk.ok(any(exit_fn in l and f'{module}.c' in l for l in got['stopped']),
            f'rmmod {module} stops at the breakpoint in {exit_fn}: '
            f'{got["stopped"][:2]}')
+    chk.ok(any(init_fn in l and f'{module}.c' in l for l in got['init']),
+           f'insmod {module} again stops in {init_fn}, its symbols loaded '
+           f'before its init: {got["init"][:2]}')
+    chk.ok(any(l.startswith(module) and ' coming ' in l
+               for l in got['init']),
+           f'sk-lsmod in its init says {module} is coming')
     con.wait_for(start, re.escape(PROMPT), 60)
 
 
@@ -254,6 +276,7 @@ def main():
     ap.add_argument('--cpus', type=int, default=4)
     ap.add_argument('--module', default='jlm_base')
     ap.add_argument('--module-key', default='jlm_base_false')
+    ap.add_argument('--module-init', default='base_init')
     ap.add_argument('--module-exit', default='base_exit')
     ap.add_argument('--corrupt-key', default='sched_schedstats')
     ap.add_argument('--log-dir')
@@ -273,7 +296,7 @@ def main():
             gdb = Gdb(os.path.abspath(args.vmlinux), port, log_dir)
             part_same_state(con, gdb, chk, args.module, args.module_key)
             part_module_breakpoint(con, gdb, chk, args.module,
-                                   args.module_exit)
+                                   args.module_init, args.module_exit)
             part_corrupt_panic(con, gdb, chk, args.corrupt_key)
         except (RuntimeError, OSError) as exc:
             chk.ok(False, str(exc))

@@ -200,6 +200,31 @@ def symbols_lines(dirs):
     return lines
 
 
+class LoadBreakpoint(gdb.Breakpoint):
+    """In the loader just before a module's init (do_init_module(): the
+    module is on the list, its init text mapped), or where its memory is
+    freed: loads the symbols of every module and drops those of modules
+    gone, then lets the kernel go on, as lx-symbols' breakpoint does. A
+    breakpoint in the new module's init then resolves."""
+
+    def __init__(self, dirs, where='do_init_module'):
+        super().__init__(where, internal=True)
+        self.dirs = dirs
+
+    def stop(self):
+        try:
+            for line in symbols_lines(self.dirs):
+                if not line.startswith('sk-symbols:') and \
+                        'already loaded' not in line:
+                    gdb.write(f'sk-symbols: {line}\n')
+        except mem.Corrupt as exc:
+            gdb.write(f'sk-symbols: corrupt: {exc}\n')
+        return False
+
+
+_auto = None
+
+
 class SkLsmod(gdb.Command):
     """Loaded modules: sk-lsmod (the console's lsmod, from memory)."""
 
@@ -225,19 +250,34 @@ class SkDmesg(gdb.Command):
 
 
 class SkSymbols(gdb.Command):
-    """Load the loaded modules' symbols: sk-symbols [DIR...]
+    """Load the loaded modules' symbols: sk-symbols [--auto] [DIR...]
 
 For each loaded module, the .ko with debug info whose .modinfo names it
 (under DIR, default the directory of vmlinux) is added with
 add-symbol-file at its sections' addresses, as Linux's lx-symbols does;
-symbols of modules gone since are removed. Run it again after insmod."""
+symbols of modules gone since are removed. With --auto, a breakpoint in
+the loader does it again before every module's init, so breakpoints in
+modules not loaded yet (set pending) stop there, their init included;
+otherwise run it again after insmod."""
 
     def __init__(self):
         super().__init__('sk-symbols', gdb.COMMAND_FILES)
 
     def invoke(self, arg, from_tty):
+        global _auto
         from .keys import run
-        run(symbols_lines, gdb.string_to_argv(arg))
+        argv = gdb.string_to_argv(arg)
+        auto = '--auto' in argv
+        argv = [a for a in argv if a != '--auto']
+        run(symbols_lines, argv)
+        if auto and _auto is None:
+            # Before each init, and as a module's memory is freed (it is
+            # off the list then): its symbols go, and with them any
+            # breakpoint in it, which becomes pending again.
+            _auto = (LoadBreakpoint(argv),
+                     LoadBreakpoint(argv, 'free_module_memory'))
+            gdb.write('sk-symbols: loading the symbols of every module '
+                      'before its init from now on\n')
 
 
 def register():
