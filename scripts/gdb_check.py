@@ -21,7 +21,9 @@ CPUs, running), and:
    protections aside) and sk-sites must name that site; then it breaks
    in machine_power_off and continues, the console flips the key, the
    kernel refuses the site and panics, and in the panic sk-sites, sk-keys,
-   sk-batch and sk-dmesg still work and name the site.
+   sk-batch and sk-dmesg still work and name the site; last it spoils a
+   key's entries pointer and the module list, and the commands must say
+   which structure reads as corrupt instead of printing it.
 
 Exit status 0 if everything matched, 1 otherwise (each mismatch said);
 the console's log and gdb's output are written to --log-dir.
@@ -232,7 +234,14 @@ def part_corrupt_panic(con, gdb, chk, key):
         f'sk-sites {key}', 'break machine_power_off', 'continue',
         'echo >>> panic\\n', f'sk-sites {key}', 'echo >>> keys\\n',
         'sk-keys', 'echo >>> batch\\n', 'sk-batch', 'echo >>> dmesg\\n',
-        'sk-dmesg', 'echo >>> end\\n', 'kill'])
+        'sk-dmesg', 'echo >>> end\\n',
+        # Then structures spoilt: a key's entries pointer, the module list.
+        f'set variable {key}.key.entries = (struct jump_entry *)'
+        f'((char *)__stop___jump_table + 4096)', 'echo >>> badkey\\n',
+        'sk-keys', f'sk-sites {key}',
+        'set variable modules.next = (struct list_head *)0x1000',
+        'echo >>> badlist\\n', 'sk-lsmod', 'sk-keys', 'echo >>> end2\\n',
+        'kill'])
     deadline = time.monotonic() + 60
     text = ''
     while time.monotonic() < deadline and 'Continuing.' not in text:
@@ -249,7 +258,7 @@ def part_corrupt_panic(con, gdb, chk, key):
     fh.close()
     with open(out) as f:
         got = sections(f.read(), ['spoilt', 'panic', 'keys', 'batch',
-                                  'dmesg'])
+                                  'dmesg', 'badkey', 'badlist'])
     named = [l for l in got['spoilt'] if l.startswith(f'  {site}')]
     chk.ok(named and 'CORRUPT' in named[0],
            f'sk-sites names the spoilt site {site}: {named[:1]}')
@@ -267,6 +276,21 @@ def part_corrupt_panic(con, gdb, chk, key):
            f'in the panic, sk-keys lists the keys: {got["keys"][-1:]}')
     chk.ok(got['batch'] and not got['batch'][0].startswith('corrupt'),
            f'in the panic, sk-batch reads: {got["batch"][:1]}')
+    bad = [l for l in got['badkey'] if l.startswith('corrupt: key ')]
+    chk.ok(len(bad) == 1 and 'is not an entry of the kernel' in bad[0] and
+           got['badkey'] and any(re.match(r'^\d+ of \d+ keys \(1 corrupt\)',
+                                          l) for l in got['badkey']),
+           f'a key whose entries pointer is spoilt: sk-keys says so and '
+           f'lists the others: {bad[:1]}')
+    chk.ok(any(l.startswith('corrupt: ') and 'jump_table' in l
+               for l in got['badkey']),
+           f'sk-sites {key} says its key reads as corrupt')
+    chk.ok(got['badlist'] and all(l.startswith('corrupt: modules')
+                                  for l in got['badlist'][:2]) and
+           len(got['badlist']) >= 2 and
+           'not a kernel address' in got['badlist'][0],
+           f'a module list spoilt: sk-lsmod and sk-keys say so: '
+           f'{got["badlist"][:2]}')
 
 
 def main():

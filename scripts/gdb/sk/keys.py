@@ -222,25 +222,43 @@ def keys_lines(glob):
     state = State()
     lines = [f'{"KEY":<34} {"MODULE":<12} {"TYPE":<10} {"COUNT":>5} '
              f'{"STATE":<8} {"SITES(S/L)":>11} DEFERRED']
-    shown = total = 0
+    shown = total = bad = 0
     for key in state.keys():
-        sites = state.sites(key)
-        if not sites:
+        # One key that reads as corrupt is said, and the others listed.
+        try:
+            line = key_line(state, key, glob)
+        except mem.Corrupt as exc:
+            what = str(exc)
+            lines.append(f'corrupt: {what}' if f'{key:#x}' in what else
+                         f'corrupt: key at {key:#x}: {what}')
+            bad += 1
+            continue
+        if line is None:
             continue
         total += 1
-        name, modname, ktype, timeout = key_name(state, key)
-        if not fnmatch.fnmatchcase(name, glob):
-            continue
-        shown += 1
-        count, _ = state.count(key)
-        short = sum(insn.is_short(mem.u8(e.code, f'site of {name}'))
-                    for e in sites)
-        deferred = f'{timeout} jiffies' if timeout else '-'
-        lines.append(f'{name:<34} {modname or "-":<12} {ktype:<10} '
-                     f'{count:>5} {"enabled" if count > 0 else "disabled":<8} '
-                     f'{short:>5}/{len(sites) - short:<5} {deferred}')
-    lines.append(f'{shown} of {total} keys')
+        if line:
+            lines.append(line)
+            shown += 1
+    lines.append(f'{shown} of {total} keys' +
+                 (f' ({bad} corrupt)' if bad else ''))
     return lines
+
+
+def key_line(state, key, glob):
+    """The key's line, '' when glob leaves it out, None without sites."""
+    sites = state.sites(key)
+    if not sites:
+        return None
+    name, modname, ktype, timeout = key_name(state, key)
+    if not fnmatch.fnmatchcase(name, glob):
+        return ''
+    count, _ = state.count(key)
+    short = sum(insn.is_short(mem.u8(e.code, f'site of {name}'))
+                for e in sites)
+    deferred = f'{timeout} jiffies' if timeout else '-'
+    return (f'{name:<34} {modname or "-":<12} {ktype:<10} '
+            f'{count:>5} {"enabled" if count > 0 else "disabled":<8} '
+            f'{short:>5}/{len(sites) - short:<5} {deferred}')
 
 
 _image = {}
