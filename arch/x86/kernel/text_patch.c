@@ -373,10 +373,8 @@ static void text_poke_sync(void)
 {
 	struct cpumask cpus;
 
-	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
 	text_sync_targets(&cpus);
 	smp_call_function_many(&cpus, do_sync_core, NULL, 1);
-	trace_text_poke_sync_end(text_poke_stats.sync_rounds + 1, 0);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -653,17 +651,23 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 		tp_trace_sites(vec, nr);
 	bp_arm(vec, nr);
 	text_poke_pass(&alias, vec, nr, TP_INT3);
+	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
 	text_poke_sync();
+	trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
 	bp_step(TEXT_POKE_INT3_WRITTEN);
 	text_poke_pass(&alias, vec, nr, TP_TAILS);
+	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
 	text_poke_sync();
+	trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
 	if (tp_park) {
 		text_poke_sync_parked(&alias, vec, nr);
 		text_poke_stats.parked_rounds++;
 	} else {
 		text_poke_pass(&alias, vec, nr, TP_FIRST);
+		trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
 		text_poke_sync();
+		trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
 	}
 	tp_alias_unmap(&alias);
 	bp_retire();
