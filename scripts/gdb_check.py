@@ -238,7 +238,7 @@ def part_corrupt_panic(con, gdb, chk, key):
         # Then structures spoilt: a key's entries pointer, the module list.
         f'set variable {key}.key.entries = (struct jump_entry *)'
         f'((char *)__stop___jump_table + 4096)', 'echo >>> badkey\\n',
-        'sk-keys', f'sk-sites {key}',
+        'sk-keys', 'echo >>> badsites\\n', f'sk-sites {key}',
         'set variable modules.next = (struct list_head *)0x1000',
         'echo >>> badlist\\n', 'sk-lsmod', 'sk-keys', 'echo >>> end2\\n',
         'kill'])
@@ -258,7 +258,7 @@ def part_corrupt_panic(con, gdb, chk, key):
     fh.close()
     with open(out) as f:
         got = sections(f.read(), ['spoilt', 'panic', 'keys', 'batch',
-                                  'dmesg', 'badkey', 'badlist'])
+                                  'dmesg', 'badkey', 'badsites', 'badlist'])
     named = [l for l in got['spoilt'] if l.startswith(f'  {site}')]
     chk.ok(named and 'CORRUPT' in named[0],
            f'sk-sites names the spoilt site {site}: {named[:1]}')
@@ -283,7 +283,7 @@ def part_corrupt_panic(con, gdb, chk, key):
            f'a key whose entries pointer is spoilt: sk-keys says so and '
            f'lists the others: {bad[:1]}')
     chk.ok(any(l.startswith('corrupt: ') and 'jump_table' in l
-               for l in got['badkey']),
+               for l in got['badsites']),
            f'sk-sites {key} says its key reads as corrupt')
     chk.ok(got['badlist'] and all(l.startswith('corrupt: modules')
                                   for l in got['badlist'][:2]) and
