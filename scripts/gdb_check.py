@@ -17,7 +17,11 @@ CPUs, running), and:
    console must stop there, in the module's source; then a pending
    breakpoint in its init, and insmod must stop there (the symbols
    loaded by the loader's breakpoint before init), the module coming;
-3. gdb writes a NOP over one site of a key (QEMU writes the RAM, page
+3. gdb stops the kernel in a flip of a key, in the first sync round's
+   IPI and in the last round's park: sk-batch must show the batch in
+   flight at step 2 (int3 over every old tail), every online CPU holding
+   its reference, sk-sites every site in flight, then step 3 (tails);
+4. gdb writes a NOP over one site of a key (QEMU writes the RAM, page
    protections aside) and sk-sites must name that site; then it breaks
    in machine_power_off and continues, the console flips the key, the
    kernel refuses the site and panics, and in the panic sk-sites, sk-keys,
@@ -221,6 +225,53 @@ def part_module_breakpoint(con, gdb, chk, module, init_fn, exit_fn):
     con.wait_for(start, re.escape(PROMPT), 60)
 
 
+def part_batch_in_flight(con, gdb, chk, key):
+    """2b: stopped in the middle of a flip of key: in round 1's sync IPI
+    (int3 written) and in round 3's park (tails written)."""
+    proc, out, fh = gdb.start([
+        'break do_sync_core', 'continue', 'echo >>> round1\\n', 'sk-batch',
+        'echo >>> sites1\\n', f'sk-sites {key}', 'delete',
+        'break do_park', 'continue', 'echo >>> round3\\n', 'sk-batch',
+        'delete', 'echo >>> end\\n', 'detach'])
+    wait_text(out, 'Continuing.')
+    time.sleep(1)
+    start = con.mark()
+    con.send(f'key {key} enable')
+    try:
+        proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    fh.close()
+    with open(out) as f:
+        got = sections(f.read(), ['round1', 'sites1', 'round3'])
+    out1 = con.wait_for(start, re.escape(PROMPT), 60) or ''
+    r1, r3 = got['round1'], got['round3']
+    chk.ok(r1 and re.match(r'^batch in flight: \d+ sites at 0x[0-9a-f]+, '
+                           r'step 2: int3 written$', r1[0]),
+           f'stopped in round 1, sk-batch: {r1[:1]}')
+    refs = [l.split() for l in r1 if re.match(r'^ +\d+ (yes|no) ', l)]
+    chk.ok(len(refs) >= 2 and all(int(r[2]) >= 1 for r in refs
+                                  if r[1] == 'yes'),
+           f'every online CPU holds its reference on the batch: '
+           f'{[(r[0], r[2]) for r in refs]}')
+    chk.ok(any(l.startswith('  sites: 0 old, ') and ' int3,' in l and
+               ' 0 int3+tail, 0 new' in l for l in r1),
+           f'every site holds int3 over its old tail: '
+           f'{[l for l in r1 if l.startswith("  sites:")]}')
+    summary = [l for l in got['sites1'] if l.startswith('sk-sites: ')]
+    site_lines = [l for l in got['sites1'] if l.startswith('  ')]
+    chk.ok(summary and 'in the batch in flight' in summary[0] and
+           site_lines and all(': in flight: int3, old tail' in l
+                              for l in site_lines),
+           f'sk-sites {key} in flight: {summary[:1]}')
+    chk.ok(r3 and r3[0].endswith('step 3: tails written'),
+           f'stopped in round 3\'s park, sk-batch: {r3[:1]}')
+    chk.ok(f'{key}: enabled' in out1.replace('\r', ''),
+           f'the flip then ends: {key} enabled')
+    con.command(f'key {key} disable')
+
+
 def part_corrupt_panic(con, gdb, chk, key):
     """3: a site spoiled on purpose, named; then the panic it causes."""
     got = sections(gdb.run([
@@ -321,6 +372,7 @@ def main():
             part_same_state(con, gdb, chk, args.module, args.module_key)
             part_module_breakpoint(con, gdb, chk, args.module,
                                    args.module_init, args.module_exit)
+            part_batch_in_flight(con, gdb, chk, args.corrupt_key)
             part_corrupt_panic(con, gdb, chk, args.corrupt_key)
         except (RuntimeError, OSError) as exc:
             chk.ok(False, str(exc))

@@ -346,11 +346,13 @@ def sites_lines(spec):
     if bad:
         lines.append(f'sk-sites: {spec}: {len(bad)} of {n} sites disagree '
                      f'with the key ({state_word}): ' + ', '.join(bad))
+    elif inflight:
+        lines.append(f'sk-sites: {spec}: no site disagrees with the key '
+                     f'({state_word}): {inflight} of {n} are in the batch '
+                     f'in flight, as the protocol has them')
     else:
         lines.append(f'sk-sites: {spec}: all {n} sites agree with the key '
-                     f'({state_word}' +
-                     (f', {inflight} in the batch in flight)' if inflight
-                      else ')'))
+                     f'({state_word})')
     return lines
 
 
