@@ -156,7 +156,7 @@ static void csd_queue(unsigned int cpu, call_single_data_t *csd)
 	q->tail = csd;
 	spin_unlock_irqrestore(&q->lock, flags);
 	smp_stat_inc(&smp_stats.ipis_sent);
-	trace_ipi_send_cpu(cpu, csd->func);
+	__trace_call_outline(ipi_send_cpu, cpu, csd->func);
 	arch_send_call_function_single_ipi(cpu);
 }
 
@@ -196,7 +196,7 @@ void flush_smp_call_function_queue(void)
 		if (more) /* see the top of the file */
 			arch_send_call_function_single_ipi(smp_processor_id());
 
-		trace_csd_function_entry(func, csd);
+		__trace_call_outline(csd_function_entry, func, csd);
 		if (csd->flags & CSD_FLAG_SYNC) {
 			func(info);
 			csd_unlock(csd);
@@ -204,7 +204,7 @@ void flush_smp_call_function_queue(void)
 			csd_unlock(csd);
 			func(info);
 		}
-		trace_csd_function_exit(func, csd);
+		__trace_call_outline(csd_function_exit, func, csd);
 		local_irq_disable(); /* func may have enabled them */
 	}
 }

@@ -181,6 +181,24 @@ unsigned int tracepoint_remove_probes_within(unsigned long start,
 			__trace_static_call(name, ##args);               \
 	} while (0)
 
+/*
+ * The same call with nothing of the probes' inline: behind the branch, a
+ * call of the tracepoint's iterator (which runs the probes under RCU),
+ * declared cold here so that GCC moves that call to the function's .cold
+ * part. A tracepoint in a hot path then adds its disabled site to its
+ * function and nothing else: not the static call and RCU reader that
+ * __trace_call() inlines, which would move the code after it, and its
+ * page crossings, that the icount benchmarks count (the patch engine's
+ * and the cross-CPU calls' events use it).
+ */
+#define __trace_call_outline(name, args...)                              \
+	do {                                                             \
+		extern typeof(__traceiter_##name) __traceiter_##name     \
+			__cold;                                          \
+		if (static_branch_unlikely(&__tracepoint_##name.key))     \
+			__traceiter_##name(NULL, ##args);                \
+	} while (0)
+
 #define __trace_static_call(name, args...)                                \
 	do {                                                              \
 		struct tracepoint_func *__tf;                             \

@@ -60,6 +60,10 @@
 #include <asm/traps.h>
 #include <trace/events/text_poke.h>
 
+/* The numbers the events give the batch and the round in flight. */
+#define TP_BATCH (text_poke_stats.batches + 1)
+#define TP_ROUND (text_poke_stats.sync_rounds + 1)
+
 DEFINE_MUTEX(text_mutex);
 
 struct text_poke_stats text_poke_stats;
@@ -350,10 +354,10 @@ static __always_inline void text_poke_pass(struct tp_alias *alias,
 	unsigned long flags;
 
 	local_irq_save(flags);
-	trace_text_poke_pass_begin(text_poke_stats.batches + 1, pass, nr);
+	__trace_call_outline(text_poke_pass_begin, TP_BATCH, pass, nr);
 	tp_pass_write(alias, vec, nr, pass);
 	sync_core();
-	trace_text_poke_pass_end(text_poke_stats.batches + 1, pass, nr);
+	__trace_call_outline(text_poke_pass_end, TP_BATCH, pass, nr);
 	text_poke_stats.passes++;
 	local_irq_restore(flags);
 }
@@ -361,7 +365,7 @@ static __always_inline void text_poke_pass(struct tp_alias *alias,
 static void do_sync_core(void *info)
 {
 	sync_core();
-	trace_text_poke_sync_done(text_poke_stats.sync_rounds + 1, 0);
+	__trace_call_outline(text_poke_sync_done, TP_ROUND, 0);
 }
 
 /*
@@ -389,10 +393,10 @@ static void text_poke_sync(void)
  */
 static void do_park(void *info)
 {
-	trace_text_poke_park_begin(text_poke_stats.sync_rounds + 1, 1);
+	__trace_call_outline(text_poke_park_begin, TP_ROUND, 1);
 	text_sync_park_here();
-	trace_text_poke_park_end(text_poke_stats.sync_rounds + 1, 1);
-	trace_text_poke_sync_done(text_poke_stats.sync_rounds + 1, 1);
+	__trace_call_outline(text_poke_park_end, TP_ROUND, 1);
+	__trace_call_outline(text_poke_sync_done, TP_ROUND, 1);
 }
 
 static void text_poke_sync_parked(struct tp_alias *alias,
@@ -400,13 +404,13 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 {
 	struct cpumask cpus;
 
-	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 1);
+	__trace_call_outline(text_poke_sync_begin, TP_ROUND, 1);
 	text_sync_park_begin(&cpus);
 	smp_call_function_many(&cpus, do_park, NULL, 0);
 	text_sync_park_wait(&cpus);
 	text_poke_pass(alias, vec, nr, TP_FIRST);
 	text_sync_park_end(&cpus);
-	trace_text_poke_sync_end(text_poke_stats.sync_rounds + 1, 1);
+	__trace_call_outline(text_poke_sync_end, TP_ROUND, 1);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -513,17 +517,17 @@ static void text_poke_emulate(struct pt_regs *regs,
  * The text_poke_int3 event, without a site of its own: a site in this
  * handler that the batch in flight rewrites (this event's, when it is
  * switched, or one on the tracer's path) would be an int3 the handler
- * hits again and again. So the key is read, not patched, and an int3
- * taken inside the tracer's path (nested) is not traced, nor one taken
- * in an NMI, which may have interrupted the tracer between its check
- * and its mark.
+ * hits again and again. So the caller reads the key, which is not
+ * patched, and an int3 taken inside the tracer's path (nested) is not
+ * traced, nor one taken in an NMI, which may have interrupted the tracer
+ * between its check and its mark. Cold, as every event's call here: out
+ * of the engine's text.
  */
 static DEFINE_PER_CPU(int, int3_tracing);
 
-static noinline void tp_trace_int3(void *site, unsigned long to)
+static __cold noinline void tp_trace_int3(void *site, unsigned long to)
 {
-	if (!static_key_enabled(&__tracepoint_text_poke_int3.key) ||
-	    in_nmi() || this_cpu_read(int3_tracing))
+	if (in_nmi() || this_cpu_read(int3_tracing))
 		return;
 	this_cpu_write(int3_tracing, 1);
 	__traceiter_text_poke_int3(NULL, site, to);
@@ -550,7 +554,8 @@ static bool poke_int3_handler(struct pt_regs *regs)
 		this_cpu_inc(int3_hits);
 		if (in_nmi())
 			this_cpu_inc(int3_nmi_hits);
-		tp_trace_int3(tp->addr, regs->ip);
+		if (static_key_enabled(&__tracepoint_text_poke_int3.key))
+			tp_trace_int3(tp->addr, regs->ip);
 		handled = true;
 	}
 	bp_put();
@@ -607,13 +612,13 @@ static void bp_retire(void)
 }
 
 /* The text_poke_site event of every site of the batch about to start. */
-static noinline void tp_trace_sites(struct text_poke_loc *vec,
+static __cold noinline void tp_trace_sites(struct text_poke_loc *vec,
 				    unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		trace_text_poke_site(text_poke_stats.batches + 1, vec[i].addr,
+		__trace_call_outline(text_poke_site, TP_BATCH, vec[i].addr,
 				     vec[i].len, vec[i].opcode);
 }
 
@@ -644,34 +649,33 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	 * mapping is flushed from this CPU's TLB only.
 	 */
 	preempt_disable();
-	trace_text_poke_batch_begin(text_poke_stats.batches + 1, nr, vec[0].addr,
-				    vec[nr - 1].addr,
-				    text_poke_stats.sync_rounds + 1);
+	__trace_call_outline(text_poke_batch_begin, TP_BATCH, nr, vec[0].addr,
+			     vec[nr - 1].addr, TP_ROUND);
 	if (trace_text_poke_site_enabled())
 		tp_trace_sites(vec, nr);
 	bp_arm(vec, nr);
 	text_poke_pass(&alias, vec, nr, TP_INT3);
-	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
+	__trace_call_outline(text_poke_sync_begin, TP_ROUND, 0);
 	text_poke_sync();
-	trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
+	__trace_call_outline(text_poke_sync_end, TP_ROUND - 1, 0);
 	bp_step(TEXT_POKE_INT3_WRITTEN);
 	text_poke_pass(&alias, vec, nr, TP_TAILS);
-	trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
+	__trace_call_outline(text_poke_sync_begin, TP_ROUND, 0);
 	text_poke_sync();
-	trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
+	__trace_call_outline(text_poke_sync_end, TP_ROUND - 1, 0);
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
 	if (tp_park) {
 		text_poke_sync_parked(&alias, vec, nr);
 		text_poke_stats.parked_rounds++;
 	} else {
 		text_poke_pass(&alias, vec, nr, TP_FIRST);
-		trace_text_poke_sync_begin(text_poke_stats.sync_rounds + 1, 0);
+		__trace_call_outline(text_poke_sync_begin, TP_ROUND, 0);
 		text_poke_sync();
-		trace_text_poke_sync_end(text_poke_stats.sync_rounds, 0);
+		__trace_call_outline(text_poke_sync_end, TP_ROUND - 1, 0);
 	}
 	tp_alias_unmap(&alias);
 	bp_retire();
-	trace_text_poke_batch_end(text_poke_stats.batches + 1, nr);
+	__trace_call_outline(text_poke_batch_end, TP_BATCH, nr);
 	text_poke_stats.batches++;
 	text_poke_stats.sites += nr;
 	preempt_enable();
