@@ -7,7 +7,7 @@
  *
  * The key's TF_SITES sites are in 16 functions of TF_GROUP each. Loading
  * starts one reader per online CPU but this one (pinned there), each
- * running burst= functions (default 1) every millisecond, round the 16,
+ * running burst= functions (default 4) every millisecond, round the 16,
  * for seconds= seconds (default 20): CPUs are in the sites while the batch
  * rewrites them and hit its int3s, but not so often that the records of
  * the hits drown the batch's (a batch under TCG on a loaded host can take
@@ -32,7 +32,7 @@ static DEFINE_STATIC_KEY_FALSE(trace_flip_key);
 static unsigned int seconds = 20;
 module_param(seconds, uint, 0444);
 MODULE_PARM_DESC(seconds, "how long the readers run, in seconds");
-static unsigned int burst = 1;
+static unsigned int burst = 4;
 module_param(burst, uint, 0444);
 MODULE_PARM_DESC(burst, "groups of 4 sites run between two sleeps of 1 ms");
 

@@ -6,8 +6,8 @@ Boots an ISO whose command line says "shell" (4 CPUs) and at its console
 loads trace_flip (modules/trace_flip.c: trace_flip_key, 64 sites, a
 reader running them on every other CPU), turns the patch engine's and
 the cross-CPU calls' events on (trace on text_poke, trace on ipi), and
-flips the key on and off: `trace export` writes those records as Chrome
-trace-event JSON. Then it flips once more and reads the same kind of
+flips the key on and off twice: `trace export` writes those records as
+Chrome trace-event JSON. Then it flips once more and reads the same kind of
 records as text (`trace`, Linux's ftrace format). It writes, in --out:
 
   flip.json        the export, extracted from the console's log
@@ -32,6 +32,7 @@ from qemu_console import PROMPT, Console  # noqa: E402
 
 SITES = 64
 KEY = 'trace_flip_key'
+FLIPS = 2      # enable and disable, twice: four batches in flip.json
 
 
 def run(con, line, must=None, timeout=120):
@@ -47,8 +48,9 @@ def session(con, out_dir):
     run(con, 'trace on text_poke', r'^trace: text_poke: on')
     run(con, 'trace on ipi', r'^trace: ipi: on')
     run(con, 'trace clear', r'^trace: cleared')
-    run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
-    run(con, f'key {KEY} disable', r'sites patched in 1 batches, 3 sync')
+    for _ in range(FLIPS):
+        run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
+        run(con, f'key {KEY} disable', r'sites patched in 1 batches, 3 sync')
     run(con, 'trace export', r'^trace: exported [1-9]', timeout=600)
     run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
     text = run(con, 'trace', r'^trace: [1-9][0-9]* lines', timeout=600)
