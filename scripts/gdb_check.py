@@ -3,8 +3,11 @@
 """The gdb commands of scripts/gdb/ against the console, on one kernel.
 
 Boots an ISO whose command line says "shell" under QEMU's gdb stub (4
-CPUs, running), and:
+CPUs), and:
 
+0. halted at the reset vector, before GRUB: sk-keys, sk-batch, sk-lsmod
+   and sk-dmesg must each say what they cannot read (nothing is mapped
+   yet), then gdb detaches and the kernel boots;
 1. at the console loads a module with keys of its own (jlm_base by
    default) and runs keys, sites of a kernel key, a tracepoint and the
    module's key, calls, lsmod and dmesg; then gdb -batch attaches (which
@@ -128,6 +131,19 @@ class Checker:
 
 
 SITES_KEYS = ('sched_schedstats', 'sched_switch')
+
+
+def part_before_boot(gdb, chk):
+    """0: QEMU halted at the reset vector, nothing of the kernel mapped:
+    the commands say what they cannot read (and detach lets it boot)."""
+    got = sections(gdb.run(['echo >>> reset\\n', 'sk-keys', 'sk-batch',
+                            'sk-lsmod', 'sk-dmesg', 'echo >>> end\\n',
+                            'detach']), ['reset'])
+    lines = [l for l in got['reset'] if l]
+    chk.ok(len(lines) == 4 and all(l.startswith('unreadable: ') and
+                                   'not up yet' in l for l in lines),
+           f'before boot, every command says what it cannot read: '
+           f'{lines[:1]}')
 
 
 def part_same_state(con, gdb, chk, module, modkey):
@@ -363,12 +379,13 @@ def main():
     port = free_port()
     chk = Checker()
     with open(os.path.join(log_dir, 'serial.log'), 'w') as log:
-        con = Console(args.iso, args.cpus, port, log)
+        con = Console(args.iso, args.cpus, port, log, extra=['-S'])
         try:
+            gdb = Gdb(os.path.abspath(args.vmlinux), port, log_dir)
+            part_before_boot(gdb, chk)
             if con.wait_for(0, re.escape(PROMPT), args.timeout) is None:
                 print('FAIL: no console prompt', file=sys.stderr)
                 return 1
-            gdb = Gdb(os.path.abspath(args.vmlinux), port, log_dir)
             part_same_state(con, gdb, chk, args.module, args.module_key)
             part_module_breakpoint(con, gdb, chk, args.module,
                                    args.module_init, args.module_exit)

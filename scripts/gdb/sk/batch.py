@@ -87,8 +87,11 @@ def _desc():
     sym = gdb.lookup_static_symbol('bp_desc')
     if sym is None:
         raise mem.Corrupt('no bp_desc in vmlinux (text_patch.c)')
-    v = sym.value()
-    return int(v['vec']), int(v['nr'])
+    try:
+        v = sym.value()
+        return int(v['vec']), int(v['nr'])
+    except (gdb.MemoryError, gdb.error) as exc:
+        raise mem.Unreadable(f'bp_desc: cannot read it ({exc})') from None
 
 
 def read_batch(optional=False):
@@ -108,10 +111,14 @@ def read_batch(optional=False):
 
 
 def _static(name):
+    """The value of text_patch.c's static scalar name."""
     sym = gdb.lookup_static_symbol(name)
     if sym is None:
         raise mem.Corrupt(f'no {name} in vmlinux (text_patch.c)')
-    return sym.value()
+    try:
+        return int(sym.value())
+    except (gdb.MemoryError, gdb.error) as exc:
+        raise mem.Unreadable(f'{name}: cannot read it ({exc})') from None
 
 
 def _cpu_pcs():
@@ -177,8 +184,8 @@ def batch_lines():
             note = '  (reference dropped: retiring)'
         lines.append(f'{cpu:>5} {"yes" if cpu in online else "no":<7} '
                      f'{refs:>7}  {where}{note}')
-    tp_nr = int(_static('tp_nr'))
-    tp_vec = int(_static('tp_vec'))
+    tp_nr = _static('tp_nr')
+    tp_vec = _static('tp_vec')
     if tp_nr and not (b is not None and tp_vec == b.vec):
         lines.append(f'queued for the next batch: {tp_nr} sites')
     return lines

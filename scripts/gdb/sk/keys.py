@@ -357,12 +357,24 @@ def sites_lines(spec):
 
 
 def run(fn, *args):
-    """Prints fn's lines, or what reads as corrupt, instead of garbage."""
+    """Prints fn's lines, or what reads as corrupt, instead of garbage.
+    Memory gdb cannot read at all (a kernel stopped before its page
+    tables are up, or running) is said too, not raised."""
     try:
-        for line in fn(*args):
-            gdb.write(line + '\n')
+        lines = fn(*args)
+    except mem.Unreadable as exc:
+        gdb.write(f'unreadable: {exc}: a bad pointer, or the kernel is '
+                  f'not up yet\n')
+        return
     except mem.Corrupt as exc:
         gdb.write(f'corrupt: {exc}\n')
+        return
+    except gdb.MemoryError as exc:
+        gdb.write(f'unreadable: {exc}: a bad pointer, or the kernel is '
+                  f'not up yet\n')
+        return
+    for line in lines:
+        gdb.write(line + '\n')
 
 
 class SkKeys(gdb.Command):

@@ -23,6 +23,11 @@ class Corrupt(Exception):
     """A structure that cannot be read, or reads as impossible."""
 
 
+class Unreadable(Corrupt):
+    """Memory the stub cannot read: a bad pointer, or a kernel whose
+    mappings are not up yet (stopped at the reset vector, in GRUB)."""
+
+
 def read(addr, size, what='memory'):
     """size bytes at addr, or Corrupt naming what."""
     if size < 0 or size > 64 << 20:
@@ -32,8 +37,8 @@ def read(addr, size, what='memory'):
     try:
         return bytes(gdb.selected_inferior().read_memory(addr, size))
     except (gdb.MemoryError, gdb.error, OverflowError) as exc:
-        raise Corrupt(f'{what}: cannot read {size} bytes at {addr:#x} '
-                      f'({exc})') from None
+        raise Unreadable(f'{what}: cannot read {size} bytes at {addr:#x} '
+                         f'({exc})') from None
 
 
 def u8(addr, what='byte'):

@@ -243,10 +243,8 @@ class SkDmesg(gdb.Command):
         super().__init__('sk-dmesg', gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        try:
-            gdb.write(dmesg_text())
-        except mem.Corrupt as exc:
-            gdb.write(f'corrupt: {exc}\n')
+        from .keys import run
+        run(lambda: dmesg_text().rstrip('\n').split('\n'))
 
 
 class SkSymbols(gdb.Command):
