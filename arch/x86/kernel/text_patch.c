@@ -613,7 +613,7 @@ static void bp_retire(void)
 
 /* The text_poke_site event of every site of the batch about to start. */
 static __cold noinline void tp_trace_sites(struct text_poke_loc *vec,
-				    unsigned int nr)
+					   unsigned int nr)
 {
 	unsigned int i;
 
