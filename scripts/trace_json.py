@@ -14,7 +14,9 @@
                                                     (gnuplot)
 
 The JSON (Perfetto's UI and chrome://tracing open it): {"traceEvents":
-[...]}, one track per CPU (pid 0, tid the CPU, named by "M" events), a
+[...]}, one track per CPU (pid 1, tid the CPU plus one, named "CPU n" by
+"M" events: Perfetto takes pid 0 for the idle task and has merged tid 0
+with tid 1), a
 slice ("B" .. "E") for each event named *_begin/_entry/_start .. *_end/
 _exit, an instant ("i") for the others, the fields as "args". The kernel
 writes it itself (kernel/trace/trace.c, trace_export_json()); from-text
@@ -47,6 +49,19 @@ LINE_RE = re.compile(
     r'\s?(?P<text>.*)$')
 LOST_RE = re.compile(r'^CPU:(\d+) \[LOST (\d+) EVENTS\]$')
 ARG_RE = re.compile(r'(\w+)=(\S+)')
+
+
+PID = 1
+
+
+def tid(cpu):
+    """The track of a CPU."""
+    return cpu + 1
+
+
+def cpu_of(ev):
+    """The CPU of an event's track."""
+    return ev['tid'] - 1
 
 
 class TraceError(Exception):
@@ -110,7 +125,7 @@ def from_text(text):
             cpu = int(m.group(1))
             cpus.add(cpu)
             events.append({'ph': 'i', 's': 't', 'ts': last.get(cpu, 0.0),
-                           'pid': 0, 'tid': cpu, 'cat': 'lost',
+                           'pid': PID, 'tid': tid(cpu), 'cat': 'lost',
                            'name': f'LOST {m.group(2)} EVENTS',
                            'args': {'lost': int(m.group(2))}})
             continue
@@ -136,25 +151,26 @@ def from_text(text):
             s = stem(name, CLOSE)
             if s and s in stack:
                 while stack[-1] != s:
-                    events.append({'ph': 'E', 'ts': ts, 'pid': 0, 'tid': cpu,
-                                   'cat': stack.pop()})
+                    events.append({'ph': 'E', 'ts': ts, 'pid': PID,
+                                   'tid': tid(cpu), 'cat': stack.pop()})
                 stack.pop()
                 ph, cat = 'E', s
-        ev = {'ph': ph, 'ts': ts, 'pid': 0, 'tid': cpu, 'cat': cat,
+        ev = {'ph': ph, 'ts': ts, 'pid': PID, 'tid': tid(cpu), 'cat': cat,
               'name': f'{cat}: {body}', 'args': args}
         if ph == 'i':
             ev['s'] = 't'
         events.append(ev)
     for cpu, stack in open_.items():
         while stack:
-            events.append({'ph': 'E', 'ts': last[cpu], 'pid': 0, 'tid': cpu,
-                           'cat': stack.pop()})
-    meta = [{'ph': 'M', 'pid': 0, 'tid': 0, 'name': 'process_name',
+            events.append({'ph': 'E', 'ts': last[cpu], 'pid': PID,
+                           'tid': tid(cpu), 'cat': stack.pop()})
+    meta = [{'ph': 'M', 'pid': PID, 'tid': tid(0), 'name': 'process_name',
              'args': {'name': 'kernel'}}]
     for cpu in sorted(cpus):
-        meta += [{'ph': 'M', 'pid': 0, 'tid': cpu, 'name': 'thread_name',
-                  'args': {'name': f'CPU {cpu}'}},
-                 {'ph': 'M', 'pid': 0, 'tid': cpu, 'name': 'thread_sort_index',
+        meta += [{'ph': 'M', 'pid': PID, 'tid': tid(cpu),
+                  'name': 'thread_name', 'args': {'name': f'CPU {cpu}'}},
+                 {'ph': 'M', 'pid': PID, 'tid': tid(cpu),
+                  'name': 'thread_sort_index',
                   'args': {'sort_index': cpu}}]
     return {'displayTimeUnit': 'ns', 'traceEvents': meta + events}
 
@@ -243,7 +259,7 @@ def batches(events):
         elif name == 'text_poke_batch_end':
             ends[args.get('batch')] = ev
         elif name in ('text_poke_sync_done', 'text_poke_sync_begin'):
-            took.setdefault(args.get('round'), set()).add(ev.get('tid'))
+            took.setdefault(args.get('round'), set()).add(cpu_of(ev))
     out = []
     for b, (ev, args) in sorted(begins.items(), key=lambda x: x[1][0]['ts']):
         if b not in ends:
@@ -256,7 +272,7 @@ def batches(events):
             for cpu in took.get(r, ()):
                 cpus.setdefault(cpu, set()).add(r)
         out.append({'batch': b, 'sites': args.get('nr', args.get('sites')),
-                    'cpu': ev['tid'],
+                    'cpu': cpu_of(ev),
                     'rounds': rounds, 'took': cpus,
                     'ts': (ev['ts'], ends[b]['ts'])})
     return out
@@ -264,7 +280,7 @@ def batches(events):
 
 def check_rounds(events, flip_sites=None):
     problems = []
-    online = {ev['tid'] for ev in events if ev.get('ph') == 'M' and
+    online = {cpu_of(ev) for ev in events if ev.get('ph') == 'M' and
               ev.get('name') == 'thread_name'}
     found = batches(events)
     full = []
@@ -315,7 +331,7 @@ def slices(events):
     for ev in events:
         if ev.get('ph') not in ('B', 'E'):
             continue
-        st = stacks.setdefault(ev['tid'], [])
+        st = stacks.setdefault(cpu_of(ev), [])
         if ev['ph'] == 'B':
             key = ev.get('cat')
             if key == 'text_poke_pass':
@@ -324,7 +340,7 @@ def slices(events):
             st.append((ev['ts'], key))
         elif st:
             start, key = st.pop()
-            out.append((ev['tid'], len(st), start, ev['ts'], key))
+            out.append((cpu_of(ev), len(st), start, ev['ts'], key))
     return out
 
 
@@ -342,7 +358,7 @@ def plot(trace, png, batch=None, title=None):
     t0, t1 = b['ts']
     pad = (t1 - t0) * 0.05 or 1.0
     lo, hi = t0 - pad, t1 + pad
-    cpus = sorted({ev['tid'] for ev in events if ev.get('ph') == 'M' and
+    cpus = sorted({cpu_of(ev) for ev in events if ev.get('ph') == 'M' and
                    ev.get('name') == 'thread_name'})
     with tempfile.TemporaryDirectory() as tmp:
         boxes = os.path.join(tmp, 'boxes.dat')
@@ -368,10 +384,10 @@ def plot(trace, png, batch=None, title=None):
                 if ev.get('ph') != 'i' or not lo <= ev['ts'] <= hi:
                     continue
                 if _event(ev) == 'text_poke_int3':
-                    f.write(f'{ev["ts"] - t0:.3f} {ev["tid"]}\n')
+                    f.write(f'{ev["ts"] - t0:.3f} {cpu_of(ev)}\n')
                     nhits += 1
                 elif _event(ev) == 'text_poke_sync_done':
-                    g.write(f'{ev["ts"] - t0:.3f} {ev["tid"] - 0.45}\n')
+                    g.write(f'{ev["ts"] - t0:.3f} {cpu_of(ev) - 0.45}\n')
         legend = ''.join(
             f'set label "{text}" at graph {x:.2f}, graph 1.04 '
             f'tc rgb "#{COLORS[k]:06x}" font ",9"\n'

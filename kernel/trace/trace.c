@@ -608,7 +608,8 @@ int trace_header(char *buf, size_t size)
 
 /*
  * The Chrome trace-event export (trace_export_json()). Each CPU is one
- * track (pid 0, tid = the CPU). An event whose name ends in _begin,
+ * track: pid 1, tid the CPU plus one (Perfetto takes pid 0 for the idle
+ * task, and has merged tid 0 with tid 1), named "CPU n" by metadata. An event whose name ends in _begin,
  * _entry or _start opens a slice ("B"), one ending in _end or _exit
  * closes the innermost open slice of the same stem ("E", closing those
  * opened inside it first); any other event is an instant ("i"). An end
@@ -723,8 +724,8 @@ static size_t json_event_head(char *buf, size_t size, char ph, u64 ts,
 {
 	return scnprintf(
 		buf, size,
-		"{\"ph\":\"%c\",\"ts\":%llu.%03llu,\"pid\":0,\"tid\":%u", ph,
-		ts / 1000, ts % 1000, cpu);
+		"{\"ph\":\"%c\",\"ts\":%llu.%03llu,\"pid\":1,\"tid\":%u", ph,
+		ts / 1000, ts % 1000, cpu + 1);
 }
 
 static void trace_export_emit(struct trace_export *x, size_t n)
@@ -847,14 +848,14 @@ static void trace_export_tracks(struct trace_export *x)
 	n = scnprintf(
 		x->buf, sizeof(x->buf),
 		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-		"{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"kernel\"}},\n");
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"kernel\"}},\n");
 	trace_export_emit(x, n);
 	for_each_possible_cpu(cpu) {
 		n = scnprintf(
 			x->buf, sizeof(x->buf),
-			"{\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}},\n"
-			"{\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}},\n",
-			cpu, cpu, cpu, cpu);
+			"{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"CPU %u\"}},\n"
+			"{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}},\n",
+			cpu + 1, cpu, cpu + 1, cpu);
 		trace_export_emit(x, n);
 	}
 }
@@ -896,7 +897,7 @@ int trace_export_json(void (*write)(const char *s, size_t len, void *priv),
 	/* The metadata event last: no comma to strip after the records. */
 	n = scnprintf(
 		x->buf, sizeof(x->buf),
-		"{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"process_labels\",\"args\":{\"labels\":\"%d records\"}}\n]}\n",
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"process_labels\",\"args\":{\"labels\":\"%d records\"}}\n]}\n",
 		nr);
 	trace_export_emit(x, n);
 	kfree(x);

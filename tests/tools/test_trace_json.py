@@ -46,16 +46,17 @@ LINUX_HEADER = [
 
 
 def meta(cpus):
-    out = [{'ph': 'M', 'pid': 0, 'tid': 0, 'name': 'process_name',
+    out = [{'ph': 'M', 'pid': 1, 'tid': 1, 'name': 'process_name',
             'args': {'name': 'kernel'}}]
     for c in cpus:
-        out.append({'ph': 'M', 'pid': 0, 'tid': c, 'name': 'thread_name',
+        out.append({'ph': 'M', 'pid': 1, 'tid': c + 1, 'name': 'thread_name',
                     'args': {'name': f'CPU {c}'}})
     return out
 
 
-def ev(ph, ts, tid, cat, **args):
-    e = {'ph': ph, 'ts': ts, 'pid': 0, 'tid': tid, 'cat': cat,
+def ev(ph, ts, cpu, cat, **args):
+    """An event on CPU cpu's track (pid 1, tid cpu + 1)."""
+    e = {'ph': ph, 'ts': ts, 'pid': 1, 'tid': cpu + 1, 'cat': cat,
          'name': cat, 'args': args}
     if ph == 'i':
         e['s'] = 't'
@@ -189,7 +190,8 @@ class FromTextTest(unittest.TestCase):
         self.assertIn(('i', 'lost'), phases)
         self.assertIn(('i', 'text_poke_int3'), phases)
         sync = [e for e in evs if e.get('cat') == 'text_poke_sync_done']
-        self.assertEqual(sorted(e['tid'] for e in sync), [0, 0, 0, 1, 1, 1])
+        self.assertEqual(sorted(e['tid'] for e in sync), [1, 1, 1, 2, 2, 2])
+        self.assertTrue(all(e['pid'] == 1 for e in evs))
         self.assertEqual(sync[0]['args']['round'], 7)
         self.assertAlmostEqual(sync[0]['ts'], 1000015.0, places=3)
         self.assertEqual(problems(t, 2), [])
@@ -229,9 +231,12 @@ class FlipTest(unittest.TestCase):
         found, batches, full = trace_json.check(trace, 64)
         self.assertEqual(found, [])
         self.assertTrue(full, 'no 64-site batch on every CPU')
-        cpus = {e['tid'] for e in trace['traceEvents'] if e['ph'] == 'M'
-                and e['name'] == 'thread_name'}
-        self.assertEqual(cpus, {0, 1, 2, 3})
+        names = {e['tid']: e['args']['name'] for e in trace['traceEvents']
+                 if e['ph'] == 'M' and e['name'] == 'thread_name'}
+        # pid 1, tid the CPU plus one: Perfetto's pid 0 is the idle task.
+        self.assertEqual(names, {c + 1: f'CPU {c}' for c in range(4)})
+        self.assertTrue(all(e['pid'] == 1 for e in trace['traceEvents']))
+        cpus = {t - 1 for t in names}
         for b in full:
             self.assertEqual(set(b['took']), cpus)
         hits = [e for e in trace['traceEvents']
