@@ -473,8 +473,9 @@ def main(argv=None):
                 return 1
             print(f'{args.json}: {len(events_of(trace))} events, '
                   f'{len(found)} batches, each round on every CPU that '
-                  f'took it' + (f'; {len(full)} of {args.flip} sites on all '
-                                f'CPUs' if args.flip else ''))
+                  f'took it' + (f'; {len(full)} of {args.flip} sites with '
+                                f'their rounds on every CPU' if args.flip
+                                else ''))
             return 0
         b = plot(trace, args.output, args.batch)
         print(f'{args.output}: batch {b["batch"]} ({b["sites"]} sites)')
