@@ -15,10 +15,11 @@ give the same base, or the section is left out, saying why.
 import os
 
 import gdb
-from elftools.elf.elffile import ELFFile
-from elftools.elf.constants import SH_FLAGS
 
 from . import mem, symbols
+
+# pyelftools (python3-pyelftools) is needed by sk-symbols alone.
+SHF_ALLOC = 0x2
 
 KEPT_TYPES = ('STT_FUNC', 'STT_OBJECT', 'STT_NOTYPE')
 
@@ -91,6 +92,7 @@ def _scan(dirs):
                     continue
                 cached = _ko_index.get(path)
                 if not cached or cached[0] != mtime:
+                    from elftools.elf.elffile import ELFFile
                     try:
                         with open(path, 'rb') as fh:
                             elf = ELFFile(fh)
@@ -112,6 +114,7 @@ def section_addresses(mod, path):
     live = {}
     for value, _, name in mod.symbols():
         live.setdefault(name, []).append(value)
+    from elftools.elf.elffile import ELFFile
     addrs, notes = {}, []
     with open(path, 'rb') as fh:
         elf = ELFFile(fh)
@@ -127,7 +130,7 @@ def section_addresses(mod, path):
                 by_sec.setdefault(shndx, []).append(
                     (sym.name, values[0] - sym['st_value']))
         for i, sec in enumerate(elf.iter_sections()):
-            if not sec['sh_flags'] & SH_FLAGS.SHF_ALLOC or \
+            if not sec['sh_flags'] & SHF_ALLOC or \
                     not sec['sh_size']:
                 continue
             bases = by_sec.get(i)
