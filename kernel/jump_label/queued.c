@@ -16,7 +16,9 @@
  *   2. replay the queue on the keys' counts, as the plain calls would
  *      (an enable of an enabled key does nothing, a key with inc
  *      references is misused by either, a key enabled then disabled ends
- *      as it was);
+ *      as it was): the queue is sorted by key and call, each one's
+ *      entries kept in the order they were queued, so that the replay is
+ *      one walk, O(n log n) for n entries;
  *   3. check every site of every key whose state changes, and of every
  *      call whose target changes: one holding unexpected bytes is named
  *      (site, key or call) and nothing at all changes: -EINVAL;
@@ -36,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/text_batch.h>
@@ -46,6 +49,7 @@ struct jl_queued {
 	struct static_call_key *call;
 	void *func;
 	bool enable;
+	unsigned int seq;		/* its place in the queue */
 	int from, to;			/* the key's count before, after (replay) */
 	bool last;			/* the key's last entry: it applies */
 };
@@ -88,7 +92,9 @@ static void jl_queue_add(const struct jl_queued *q)
 		queue = v;
 		queue_cap = queue_cap ? 2 * queue_cap : 16;
 	}
-	queue[queue_nr++] = *q;
+	queue[queue_nr] = *q;
+	queue[queue_nr].seq = queue_nr;
+	queue_nr++;
 }
 
 void static_key_enable_queued(struct static_key *key)
@@ -118,48 +124,50 @@ void __static_call_update_queued(struct static_call_key *key, void *func)
 }
 EXPORT_SYMBOL_GPL(__static_call_update_queued);
 
-/* The count a key had before the queue: the first entry's. */
-static int jl_count_before(unsigned int i)
+/* Orders the queue by key, then by call, each one's entries as queued. */
+static int jl_queued_cmp(const void *a, const void *b)
 {
-	unsigned int j;
+	const struct jl_queued *qa = a, *qb = b;
 
-	for (j = 0; j < i; j++)
-		if (queue[j].key == queue[i].key)
-			return queue[j].from;
-	return atomic_read(&queue[i].key->enabled);
+	if (qa->key != qb->key)
+		return (unsigned long)qa->key < (unsigned long)qb->key ? -1 : 1;
+	if (qa->call != qb->call)
+		return (unsigned long)qa->call < (unsigned long)qb->call ? -1 : 1;
+	return qa->seq < qb->seq ? -1 : qa->seq > qb->seq;
 }
 
-/* Step 2: each key entry's count after it, as the plain call would. */
+/* True if two entries change the same key or the same call. */
+static bool jl_same(const struct jl_queued *a, const struct jl_queued *b)
+{
+	return a->key == b->key && a->call == b->call;
+}
+
+/*
+ * Step 2: each key entry's count after it, as the plain call would, and
+ * each key's and call's last entry marked: the one that applies.
+ */
 static void jl_replay(void)
 {
-	unsigned int i, j;
+	struct jl_queued *q, *prev;
+	unsigned int i;
 	int v;
 
+	sort(queue, queue_nr, sizeof(*queue), jl_queued_cmp, NULL);
 	for (i = 0; i < queue_nr; i++) {
-		if (!queue[i].key) {
-			/* A call's last update is the one that applies. */
-			queue[i].last = true;
-			for (j = 0; j < i; j++)
-				if (queue[j].call == queue[i].call)
-					queue[j].last = false;
+		q = &queue[i];
+		prev = i && jl_same(&queue[i - 1], q) ? &queue[i - 1] : NULL;
+		q->last = i + 1 == queue_nr || !jl_same(q, &queue[i + 1]);
+		if (!q->key)
 			continue;
-		}
-		queue[i].from = jl_count_before(i);
-		v = queue[i].from;
-		for (j = 0; j < i; j++)
-			if (queue[j].key == queue[i].key)
-				v = queue[j].to;
+		q->from = prev ? prev->from : atomic_read(&q->key->enabled);
+		v = prev ? prev->to : q->from;
 		if (v < 0)
-			static_key_misuse(queue[i].key, MISUSE_NEGATIVE, 0);
+			static_key_misuse(q->key, MISUSE_NEGATIVE, 0);
 		else if (v > 1)
-			static_key_misuse(queue[i].key, MISUSE_MIXED, 0);
+			static_key_misuse(q->key, MISUSE_MIXED, 0);
 		else
-			v = queue[i].enable;
-		queue[i].to = v;
-		queue[i].last = true;
-		for (j = 0; j < i; j++)
-			if (queue[j].key == queue[i].key)
-				queue[j].last = false;
+			v = q->enable;
+		q->to = v;
 	}
 }
 
