@@ -5,8 +5,9 @@
 # build/bench/{y,n,y-smp}, prints a table, writes build/bench/results.json
 # and a gnuplot plot); then the Linux column (scripts/bench_linux.py:
 # Debian's kernel, fetched once into build/bench/linux), which a missing
-# package only skips; last, README.md's Performance table from that one
-# run (scripts/bench_readme.py, build/bench/README-table.md).
+# package only skips; last, the tables of that one run
+# (scripts/bench_readme.py): build/bench/README-table.md, README.md's, and
+# build/bench/table.md, every figure (Documentation/performance.rst).
 # make bench-linux: the Linux column alone (bench.sh linux).
 # Before anything is fetched or installed it says what and how big (here
 # for gnuplot, in bench_linux.py for Debian's kernel, 70 MB).
@@ -23,5 +24,6 @@ fi
 status=0
 $PYTHON scripts/bench.py || status=1
 $PYTHON scripts/bench_linux.py || status=1
-$PYTHON scripts/bench_readme.py --out build/bench/README-table.md || status=1
+$PYTHON scripts/bench_readme.py --out build/bench/table.md \
+	--readme build/bench/README-table.md || status=1
 exit $status

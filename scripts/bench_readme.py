@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""README's Performance table, written from one make bench run.
+"""The figures table, written from one make bench run: README's short one
+and Documentation/performance.rst's of every figure.
 
 make bench (scripts/bench.py, then scripts/bench_linux.py) leaves every
 figure of the run in OUT/results.json: configs y, n, y-smp (4 CPUs) and
 linux (Debian's Linux 6.1 under the same QEMU flags). This script turns
-that file into the Markdown table README.md shows, one row per figure,
-columns y, n, Linux 6.1 and y / Linux, so the table is never edited by
-hand and always comes from a single run. make bench writes it to
+that file into Markdown tables, one row per figure, columns y, n, Linux
+6.1 and y / Linux, so that no table is edited by hand and each comes from
+a single run. make bench writes every figure to OUT/table.md and README's
+rows (a row with a readme label), under their short labels, to
 OUT/README-table.md.
 
 A cell holds the values of the row's params, in order, joined by " / ";
@@ -16,7 +18,7 @@ that does not exist for a config is "-". The ratio is y over Linux, for
 the values both have.
 
 Usage
-    scripts/bench_readme.py [--results FILE] [--out FILE]
+    scripts/bench_readme.py [--results FILE] [--out FILE] [--readme FILE]
 
 Exit status 0, or 1 if FILE is missing or unreadable, naming it.
 """
@@ -46,6 +48,7 @@ class Row:
     per_site: bool = False
     prefix: bool = False
     linux_name: str = None      # the Linux record's name, if not name
+    readme: str = None          # the row's short label in README's table
 
     def params(self, column):
         return {'y': self.y, 'n': self.n, 'linux': self.linux}[column]
@@ -71,18 +74,24 @@ ROWS = (
     Row('`site_absent_insns`: small function, no branch',
         'site_absent_insns', **both(('',))),
     Row('`site_disabled_insns`: same with one disabled '
-        '`static_branch_unlikely()`', 'site_disabled_insns', **both(('',))),
+        '`static_branch_unlikely()`', 'site_disabled_insns', **both(('',)),
+        readme='a function with a disabled `static_branch_unlikely()`'),
     Row('`site_enabled_insns`: same, key enabled', 'site_enabled_insns',
-        **both(('',))),
+        **both(('',)),
+        readme='the same, key enabled'),
     Row('`getppid_insns`: getppid-like fast path with a rare branch',
-        'getppid_insns', **both(('',))),
+        'getppid_insns', **both(('',)),
+        readme='a getppid-like fast path with a rare branch'),
     Row('`fastpath_bytes`: its size in the image', 'fastpath_bytes',
-        **both(('jlb_getppid',))),
+        **both(('jlb_getppid',)),
+        readme='its size, bytes'),
     Row('`inc_fast_insns`: `static_key_slow_inc()` + `dec` on an enabled '
-        'key', 'inc_fast_insns', **both(('',))),
+        'key', 'inc_fast_insns', **both(('',)),
+        readme='`static_key_slow_inc()` + `dec`, key enabled'),
     Row('`flip_sync_rounds`, 56 / 1,024 sites, batched (4 CPUs)',
         'flip_sync_rounds', y=batched('batched', 4, (56, 1024)),
-        y_config='y-smp'),
+        y_config='y-smp',
+        readme='sync rounds a flip, 56 / 1,024 sites (4 CPUs)'),
     Row('`flip_sync_rounds`, 56 / 1,024 sites, unbatched (4 CPUs)',
         'flip_sync_rounds', y=batched('unbatched', 4, (56, 1024)),
         y_config='y-smp'),
@@ -92,28 +101,35 @@ ROWS = (
     Row('`flip_ipis`, 56 sites, batched, the 3 other CPUs idle / in user '
         'loops / reading in the kernel', 'flip_ipis',
         y=('sites=56,batched,cpus=4,idle=3', 'sites=56,batched,cpus=4,user=3',
-           'sites=56,batched,cpus=4,readers=3'), y_config='y-smp'),
+           'sites=56,batched,cpus=4,readers=3'), y_config='y-smp',
+        readme='IPIs a 56-site flip, other CPUs idle / user / kernel'),
     Row('`flip_insns`, 1 / 4 / 56 / 256 / 1,024 sites, batched (Linux: a '
         'module\'s key, `static_branch_enable()` + `disable()` / 2)',
-        'flip_insns', y=batched('batched'), linux=module()),
+        'flip_insns', y=batched('batched'), linux=module(),
+        readme='a flip, 1 / 4 / 56 / 256 / 1,024 sites'),
     Row('the same per site', 'flip_insns', y=batched('batched'),
-        linux=module(), per_site=True),
+        linux=module(), per_site=True,
+        readme='the same, per site'),
     Row('`flip_insns`, 56 / 1,024 sites, unbatched', 'flip_insns',
         y=batched('unbatched', 1, (56, 1024))),
     Row('`int3_insns` per hit, batch of 1 / 4 / 56 / 1,024', 'int3_insns',
-        y=tuple(f'batch={s}' for s in (1, 4, 56, 1024))),
+        y=tuple(f'batch={s}' for s in (1, 4, 56, 1024)),
+        readme='an int3 hit, batch of 1 / 4 / 56 / 1,024 sites'),
     Row('`int3_trap_insns`: exception entry and exit, a trivial hook',
         'int3_trap_insns'),
     Row('`int3_handler_insns`: the batch handler itself, batch of 1 / 4 / '
         '56 / 1,024', 'int3_handler_insns',
         y=tuple(f'batch={s}' for s in (1, 4, 56, 1024))),
-    Row('`entry_bytes`', 'entry_bytes'),
+    Row('`entry_bytes`', 'entry_bytes',
+        readme='a jump entry, bytes'),
     Row('`table_entries`: jump entries of the kernel image (Linux: '
         '`linux_table_entries`)', 'table_entries', linux=('',),
-        linux_name='linux_table_entries'),
+        linux_name='linux_table_entries',
+        readme='jump entries of the image'),
     Row('`table_bytes`: the same, bytes', 'table_bytes', linux=('',)),
     Row('`init_insns`: `jump_label_init()`, whole table', 'init_insns'),
-    Row('`init_insns_per_entry`', 'init_insns_per_entry'),
+    Row('`init_insns_per_entry`', 'init_insns_per_entry',
+        readme='`jump_label_init()` per entry'),
     Row('`table_entries` of the y-table kernel (40,000 '
         'generated sites over 4,000 keys)', 'table_entries',
         y=('entries=',), prefix=True, y_config='y-table'),
@@ -124,10 +140,12 @@ ROWS = (
     Row('`flip_sync_rounds`: one queued batch enabling all 4,000 keys / '
         'disabling them (y-table)', 'flip_sync_rounds',
         y=('keys=4000,sites=40000,queued,enable',
-           'keys=4000,sites=40000,queued,disable'), y_config='y-table'),
+           'keys=4000,sites=40000,queued,disable'), y_config='y-table',
+        readme='4,000 keys in one queued batch, on / off: sync rounds'),
     Row('`flip_insns_per_site`: the same', 'flip_insns_per_site',
         y=('keys=4000,sites=40000,queued,enable',
-           'keys=4000,sites=40000,queued,disable'), y_config='y-table'),
+           'keys=4000,sites=40000,queued,disable'), y_config='y-table',
+        readme='the same, instructions per site'),
     Row('`int3_insns` per hit in that batch of 40,000 sites', 'int3_insns',
         y=('batch=40000,keys=4000,queued',), y_config='y-table'),
     Row('`short_site_share` (2-byte sites), %: keys of <= 16 sites / all',
@@ -135,13 +153,15 @@ ROWS = (
     Row('`timer_tick_insns`: one tick, no timer due, 0 / 1,000 timers '
         'pending', 'timer_tick_insns', **both(('pending=0', 'pending=1000'))),
     Row('`context_switch_insns`: two kthreads yielding to each other',
-        'context_switch_insns', **both(('',))),
+        'context_switch_insns', **both(('',)),
+        readme='a context switch, two kthreads'),
     Row('`context_switch_static_branches`: static branch sites one switch '
         'passes', 'context_switch_static_branches'),
     Row('`synchronize_rcu_insns`: 1 CPU, no reader',
         'synchronize_rcu_insns', **both(('',))),
     Row('`pipe_roundtrip_insns`: in-kernel sched pipe round trip, two '
-        'kthreads, one CPU', 'pipe_roundtrip_insns', **both(('',))),
+        'kthreads, one CPU', 'pipe_roundtrip_insns', **both(('',)),
+        readme='sched pipe round trip, two kthreads'),
     Row('`pipe_roundtrip_switches`: context switches a round trip',
         'pipe_roundtrip_switches', **both(('',))),
     Row('`pipe_roundtrip_branches`: all / conditional (single-stepped)',
@@ -166,18 +186,21 @@ ROWS = (
         **both(('layout=default', 'layout=linkorder'))),
     Row('`static_call_insns`: one call through a static call / a direct '
         'call / an indirect call', 'static_call_insns',
-        **both(('static', 'direct', 'indirect'))),
+        **both(('static', 'direct', 'indirect')),
+        readme='a call: static / direct / indirect'),
     Row('`static_call_update_insns`: `static_call_update()` of a call of '
         '1 / 56 / 1,024 sites', 'static_call_update_insns',
         y=('sites=1', 'sites=56', 'sites=1024')),
     Row('`static_call_update_sync_rounds`: the same',
         'static_call_update_sync_rounds',
-        y=('sites=1', 'sites=56', 'sites=1024')),
+        y=('sites=1', 'sites=56', 'sites=1024'),
+        readme='`static_call_update()`, 1 / 56 / 1,024 sites: sync rounds'),
     Row('`trace_on_sync_rounds`: `trace on sched:*`, all its events',
         'trace_on_sync_rounds', y=('events=',), prefix=True),
     Row('`trace_on_sync_rounds`: `trace on *` (every event of the kernel) / '
         'a probe on every tracepoint in one batch', 'trace_on_sync_rounds',
-        y=('all,events=', 'tracepoints='), prefix=True),
+        y=('all,events=', 'tracepoints='), prefix=True,
+        readme='`trace on *` / a probe on every tracepoint: sync rounds'),
     Row('`trace_off_sync_rounds`: `trace off *` / the same probes off',
         'trace_off_sync_rounds', y=('all,events=', 'tracepoints='),
         prefix=True),
@@ -203,7 +226,8 @@ ROWS = (
     Row('`module_load_sync_rounds`: load a module with 1 / 16 / 64 keys '
         '(jlm_keysK: a site per key, one on a kernel key, a static call '
         'site per key)', 'module_load_sync_rounds',
-        y=('keys=1', 'keys=16', 'keys=64')),
+        y=('keys=1', 'keys=16', 'keys=64'),
+        readme='a module load, 1 / 16 / 64 keys: sync rounds'),
     Row('`module_load_sites`: sites that load writes, the same',
         'module_load_sites', y=('keys=1', 'keys=16', 'keys=64')),
     Row('`module_load_keys_insns`: that load, whole, the same',
@@ -214,18 +238,22 @@ ROWS = (
         '(perf bench sched pipe), schedstats off / on',
         'user_pipe_roundtrip_insns',
         **both(('schedstats=0', 'schedstats=1')),
-        linux=('schedstats=0', 'schedstats=1')),
+        linux=('schedstats=0', 'schedstats=1'),
+        readme='perf bench sched pipe round trip, schedstats off / on'),
     Row('`user_getppid_insns`: one `getppid()` from user space',
-        'user_getppid_insns', **both(('',)), linux=('',)),
+        'user_getppid_insns', **both(('',)), linux=('',),
+        readme='`getppid()` from user space'),
     Row('`user_schedstats_flip_insns`: `sched_schedstats` on through '
         '`/proc/sys`', 'user_schedstats_flip_insns', **both(('on',)),
         linux=('on',)),
     Row('the same per site of the key (sites: the image\'s `__jump_table`)',
         'user_schedstats_flip_insns_per_site', y=('sites=',),
-        linux=('sites=',), prefix=True),
+        linux=('sites=',), prefix=True,
+        readme='`sched_schedstats` on, per site of the key'),
     Row('`boot_first_user_insns`: boot to the first user instruction '
         '(firmware included: GRUB here, `-kernel` for Linux)',
-        'boot_first_user_insns', **both(('',)), linux=('',)),
+        'boot_first_user_insns', **both(('',)), linux=('',),
+        readme='boot to the first user instruction'),
 )
 
 COLUMNS = ('y', 'n', 'linux')
@@ -298,12 +326,16 @@ def ratio(ours, linux):
     return ' / '.join(pairs)
 
 
-def table(records):
+def table(records, short=False):
+    """The table of every row, or (short) README's: its rows, short labels."""
     lines = ['| figure | y | n | Linux 6.1 | y / Linux |',
              '|---|---|---|---|---|']
     for row in ROWS:
+        if short and not row.readme:
+            continue
+        label = row.readme if short else row.label
         got = {c: values(records, row, c) for c in COLUMNS}
-        lines.append(f'| {row.label} | {cell(got["y"])} | {cell(got["n"])} '
+        lines.append(f'| {label} | {cell(got["y"])} | {cell(got["n"])} '
                      f'| {cell(got["linux"])} | '
                      f'{ratio(got["y"], got["linux"])} |')
     partial = any('partial' in r.get('params', '').split(',')
@@ -319,13 +351,20 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--results', default=str(DEFAULT_RESULTS))
     ap.add_argument('--out', help='write the table here, not to stdout')
+    ap.add_argument('--readme', metavar='FILE',
+                    help='also write README\'s short table to FILE')
     args = ap.parse_args(argv)
-    text = table(load(args.results))
+    records = load(args.results)
+    text = table(records)
     if args.out:
         Path(args.out).write_text(text, encoding='utf-8')
-        print(f'README table: {args.out}')
+        print(f'table of every figure: {args.out}')
     else:
         sys.stdout.write(text)
+    if args.readme:
+        Path(args.readme).write_text(table(records, short=True),
+                                     encoding='utf-8')
+        print(f'README table: {args.readme}')
     return 0
 
 

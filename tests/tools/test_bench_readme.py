@@ -85,16 +85,35 @@ class TableTest(unittest.TestCase):
         self.assertEqual(cells[1], '3 / ?')
 
 
+class ShortTableTest(unittest.TestCase):
+    def test_readme_rows_only_under_their_short_labels(self):
+        text = br.table(RECORDS, short=True)
+        rows = [x for x in text.splitlines() if x.startswith('| ')]
+        self.assertEqual(len(rows), sum(1 for r in br.ROWS if r.readme) + 1)
+        self.assertEqual(row_of(text, '`getppid()` from user space')[1:],
+                         ['103', '107', '328.50', '0.314'])
+        self.assertNotIn('`user_getppid_insns`', text)
+
+    def test_short_labels_are_short(self):
+        for row in br.ROWS:
+            if row.readme:
+                self.assertLessEqual(len(row.readme), 60, row.readme)
+
+
 class MainTest(unittest.TestCase):
     def test_writes_the_table(self):
         with tempfile.TemporaryDirectory() as tmp:
             results = Path(tmp) / 'results.json'
             results.write_text(json.dumps(RECORDS))
             out = Path(tmp) / 'table.md'
+            readme = Path(tmp) / 'README-table.md'
             with redirect_stdout(io.StringIO()):
                 self.assertEqual(br.main(['--results', str(results),
-                                          '--out', str(out)]), 0)
+                                          '--out', str(out),
+                                          '--readme', str(readme)]), 0)
             self.assertEqual(out.read_text(), br.table(RECORDS))
+            self.assertEqual(readme.read_text(),
+                             br.table(RECORDS, short=True))
 
     def test_missing_or_corrupt_results_name_the_file(self):
         with tempfile.TemporaryDirectory() as tmp:
