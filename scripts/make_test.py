@@ -90,6 +90,27 @@ def make(*args):
     return ['make', '--no-print-directory', *args]
 
 
+TOOLS = REPO_ROOT / 'tests' / 'tools'
+LIVE_CHECK = r' \.\.\. (ok|FAIL|ERROR|skipped)'
+# Host checks that build and boot nothing of make test's directories.
+PURE_CHECKS = ['test_arch_includes', 'test_bench_readme', 'test_check_old_api',
+               'test_footprint_model', 'test_jump_table_tools',
+               'test_kunit_results', 'test_tracepoint_calls',
+               'test_user_compare']
+# Host checks with a step of their own.
+OWN_STEP = PURE_CHECKS + ['test_entry_sync', 'test_doc_sessions']
+
+
+def host_checks(names):
+    """Commands running tests/tools/<name>.py for each name; None: every
+    file there no other step runs."""
+    if names is None:
+        names = sorted(p.stem for p in TOOLS.glob('test_*.py')
+                       if p.stem not in OWN_STEP)
+    return [[PY, '-m', 'unittest', 'discover', '-v', '-s', 'tests/tools',
+             '-p', f'{name}.py'] for name in names]
+
+
 STEPS = [
     Step('buildcheck', [make(f'O={DEFAULT}', 'buildcheck')],
          after=['build:default'], locks=[DEFAULT], estimate=15, check=True),
@@ -131,14 +152,23 @@ STEPS = [
     Step('badmod console', [[PY, 'scripts/console_script_test.py', '--bad',
                              '--iso', f'{BADMOD}/kernel.iso']],
          after=['badmod build'], estimate=5),
-    # After every other make of DEFAULT: these rebuild its ISO and modules;
-    # test_doc_sessions.py boots RUN's kernel.
-    Step('host checks', [[PY, '-m', 'unittest', 'discover', '-v', '-s',
-                          'tests/tools']],
+    # The host checks in four steps, so that they spread over both cores:
+    # the pure ones (no build directory of make test's; also in make
+    # check), the entry check's planted kernel (a build of its own), the
+    # documented console sessions (RUN's kernel), and the rest, after
+    # every other make of DEFAULT, whose ISO and modules they rebuild.
+    Step('host checks, pure', host_checks(PURE_CHECKS),
+         estimate=15, live=LIVE_CHECK, unittest=True, check=True),
+    Step('entry check', host_checks(['test_entry_sync']),
+         after=['build:default'], locks=['build/test-entry-plant'],
+         cores=2, estimate=70, live=LIVE_CHECK, unittest=True),
+    Step('doc sessions', host_checks(['test_doc_sessions']),
+         after=['run build', 'make input', 'uconform'], locks=[RUN],
+         estimate=60, live=LIVE_CHECK, unittest=True),
+    Step('host checks', host_checks(None),
          after=['build:default', 'iso:*default', 'shell iso', 'buildcheck',
-                'jump table', 'make input', 'run build', 'uconform'],
-         locks=[DEFAULT, RUN], estimate=120, live=r' \.\.\. (ok|FAIL|ERROR|skipped)',
-         unittest=True),
+                'jump table', 'make input'],
+         locks=[DEFAULT], estimate=240, live=LIVE_CHECK, unittest=True),
     # In a build directory of its own: it builds host programs only.
     Step('fuzz engine', [make('O=build/test-fuzz', 'fuzz-engine-smoke')],
          locks=['build/test-fuzz'], cores=2, estimate=60),

@@ -8,7 +8,10 @@ at a time one), starts once every job it depends on has passed, and never
 runs beside another job with the same `lock` (two makes of one build
 directory). Of the jobs that could start, the one with the longest chain
 of estimated work behind it goes first (longest first, so the tail is
-short); when it does not fit, nothing smaller overtakes it.
+short). When it does not fit, a smaller job overtakes it only if its
+estimate ends before the running jobs' do by theirs (backfilling: the
+core it takes would otherwise wait, and the longest is not delayed by
+the estimates).
 
 Each job's output goes to its own log; a job prints to the terminal only
 through report(), one progress line when it ends.
@@ -140,8 +143,21 @@ class Scheduler:
             job.end = time.monotonic()
             self.busy -= min(job.cores, self.slots)
             self.locks.difference_update(self._locks(job))
+            self.running.discard(job)
             self.done.append(job)
             self.cond.notify_all()
+
+    def _free_at(self, need):
+        """When, by the running jobs' estimates, need cores will be free."""
+        now = time.monotonic()
+        ends = sorted((max(j.start + j.estimate, now), min(j.cores, self.slots))
+                      for j in self.running)
+        free = self.slots - self.busy
+        for end, cores in ends:
+            free += cores
+            if free >= need:
+                return end
+        return now
 
     def _ready(self, job):
         return all(dep.end is not None for dep in job.deps)
@@ -156,6 +172,7 @@ class Scheduler:
         order = _critical(jobs)
         pending = sorted(jobs, key=lambda j: -order[j])
         self.busy, self.locks, self.done = 0, set(), []
+        self.running = set()
         finished = []
         total = sum(not j.quiet for j in jobs)
         shown = 0
@@ -173,16 +190,23 @@ class Scheduler:
                     for job in pending:
                         job.result = JobResult(False, 'not run: interrupted')
                     pending = []
+                head_waits = None   # when the longest that waits may start
                 for job in [j for j in pending if self._ready(j)]:
                     need = min(job.cores, self.slots)
                     if self.locks.intersection(self._locks(job)):
                         continue
                     if self.busy + need > self.slots:
-                        break       # the longest waits; nothing overtakes it
+                        if head_waits is None:
+                            head_waits = self._free_at(need)
+                        continue
+                    if head_waits is not None and \
+                            time.monotonic() + job.estimate > head_waits:
+                        continue    # it would delay the longest
                     pending.remove(job)
                     self.busy += need
                     self.locks.update(self._locks(job))
                     job.start = time.monotonic()
+                    self.running.add(job)
                     threading.Thread(target=self._worker, args=(job,),
                                      daemon=True).start()
                 while self.done:
