@@ -242,12 +242,15 @@ def part_module_breakpoint(con, gdb, chk, module, init_fn, exit_fn):
 
 
 def part_batch_in_flight(con, gdb, chk, key):
-    """2b: stopped in the middle of a flip of key: in round 1's sync IPI
-    (int3 written) and in round 3's park (tails written)."""
+    """2b: stopped in the middle of a flip of key, on the patching CPU: as
+    round 1 picks its CPUs (int3 written) and as round 3's park begins
+    (tails written). Not in the other CPUs' IPI functions: idle at the
+    console, they get none (text_sync.c)."""
     proc, out, fh = gdb.start([
-        'break do_sync_core', 'continue', 'echo >>> round1\\n', 'sk-batch',
-        'echo >>> sites1\\n', f'sk-sites {key}', 'delete',
-        'break do_park', 'continue', 'echo >>> round3\\n', 'sk-batch',
+        'break text_sync_targets', 'continue', 'echo >>> round1\\n',
+        'sk-batch', 'echo >>> sites1\\n', f'sk-sites {key}', 'delete',
+        'break text_sync_park_begin', 'continue', 'echo >>> round3\\n',
+        'sk-batch',
         'delete', 'echo >>> end\\n', 'detach'])
     wait_text(out, 'Continuing.')
     time.sleep(1)
