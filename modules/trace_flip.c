@@ -11,13 +11,15 @@
  * for seconds= seconds (default 20): CPUs are in the sites while the batch
  * rewrites them and hit its int3s, but not so often that the records of
  * the hits drown the batch's (a batch under TCG on a loaded host can take
- * 100 ms); then they sleep until unloaded. hits counts the branches taken,
+ * 100 ms). Between bursts a reader waits in the kernel, not asleep: a CPU
+ * that is idle gets no sync IPI (arch/x86/kernel/text_sync.c), and the
+ * timeline is to show the three rounds on every CPU. Then they sleep until
+ * unloaded. hits counts the branches taken,
  * for the curious.
  */
 #include <linux/module.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
-#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
@@ -34,7 +36,7 @@ module_param(seconds, uint, 0444);
 MODULE_PARM_DESC(seconds, "how long the readers run, in seconds");
 static unsigned int burst = 4;
 module_param(burst, uint, 0444);
-MODULE_PARM_DESC(burst, "groups of 4 sites run between two sleeps of 1 ms");
+MODULE_PARM_DESC(burst, "groups of 4 sites run each tick (1 ms), waiting in the kernel between");
 
 static struct task_struct *readers[NR_CPUS];
 static unsigned long hits[NR_CPUS];
@@ -87,9 +89,12 @@ static int tf_reader(void *data)
 	unsigned long end = jiffies + msecs_to_jiffies(seconds * 1000);
 
 	while (!kthread_should_stop() && time_before(jiffies, end)) {
+		unsigned long tick = jiffies;
+
 		for (i = 0; i < burst; i++)
 			hits[cpu] += tf_reads[next++ % ARRAY_SIZE(tf_reads)]();
-		msleep(1);
+		while (jiffies == tick && !kthread_should_stop())
+			cpu_relax();
 	}
 	kthread_wait_stop();
 	return 0;

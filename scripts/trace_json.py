@@ -26,10 +26,13 @@ check: every event has its phase, a timestamp (microseconds), pid and
 tid; on each track the timestamps do not go back and the slices nest (an
 "E" closes the innermost open "B" of its category, none is left open);
 and for every batch of the patch engine (text_poke_batch_begin .. _end)
-its three sync rounds appear on every CPU that took any of them, as a
-text_poke_sync_done (or, on the patching CPU, the round's slice). With
---flip SITES there must be at least one such batch of SITES sites whose
-rounds every CPU took. Exit status 0 when the file passes, 1 otherwise,
+its three sync rounds appear on the patching CPU (the rounds' slices).
+Another CPU takes a round (text_poke_sync_done) only if it is in the
+kernel when the round is sent: one idle or in user mode gets no IPI and
+serializes on its way back in (arch/x86/kernel/text_sync.c), so it may
+show any of the rounds or none. With --flip SITES there must be at least
+one batch of SITES sites whose three rounds every CPU took (make
+trace-flip keeps the other CPUs in the kernel, reading the key's sites). Exit status 0 when the file passes, 1 otherwise,
 each problem said (the first 20).
 """
 import argparse
@@ -285,17 +288,12 @@ def check_rounds(events, flip_sites=None):
     found = batches(events)
     full = []
     for b in found:
-        for cpu, rounds in sorted(b['took'].items()):
-            missing = set(b['rounds']) - rounds
-            if missing:
-                problems.append(f'batch {b["batch"]}: CPU {cpu} took rounds '
-                                f'{sorted(rounds)} of {b["rounds"]}: '
-                                f'{sorted(missing)} missing')
         if b['cpu'] not in b['took'] or \
                 set(b['took'][b['cpu']]) != set(b['rounds']):
             problems.append(f'batch {b["batch"]}: its own CPU {b["cpu"]} '
                             f'does not show its three rounds')
-        if b['sites'] == flip_sites and set(b['took']) >= online:
+        if b['sites'] == flip_sites and set(b['took']) >= online and \
+                all(set(r) == set(b['rounds']) for r in b['took'].values()):
             full.append(b)
     if flip_sites is not None and not full:
         problems.append(f'no batch of {flip_sites} sites whose three sync '
@@ -472,8 +470,8 @@ def main(argv=None):
                 print(f'{args.json}: {len(problems)} problems')
                 return 1
             print(f'{args.json}: {len(events_of(trace))} events, '
-                  f'{len(found)} batches, each round on every CPU that '
-                  f'took it' + (f'; {len(full)} of {args.flip} sites with '
+                  f'{len(found)} batches, each with its three rounds on '
+                  f'its CPU' + (f'; {len(full)} of {args.flip} sites with '
                                 f'their rounds on every CPU' if args.flip
                                 else ''))
             return 0

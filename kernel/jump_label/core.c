@@ -702,7 +702,8 @@ static void __init jump_label_catch_up(struct text_batch *b,
 	struct jump_entry *first, *next;
 	struct static_key *key;
 
-	text_batch_lock(b, TEXT_BATCH_TEXT);
+	/* Inline: the lock-order checker records text_mutex as init's. */
+	__text_batch_lock(b, TEXT_BATCH_TEXT);
 	if (n <= ARRAY_SIZE(changed_keys)) {
 		for (i = 0; i < n; i++)
 			jump_label_queue_boot_key(b, changed_keys[i]);

@@ -111,8 +111,9 @@ def read_batch(optional=False):
 
 
 def _static(name):
-    """The value of text_patch.c's static scalar name."""
-    sym = gdb.lookup_static_symbol(name)
+    """The value of text_patch.c's scalar name (static, or global since the
+    encoders write the queue themselves)."""
+    sym = gdb.lookup_static_symbol(name) or gdb.lookup_global_symbol(name)
     if sym is None:
         raise mem.Corrupt(f'no {name} in vmlinux (text_patch.c)')
     try:
