@@ -140,8 +140,12 @@ class CheckTest(unittest.TestCase):
         self.assertEqual(problems(good_batch(skip=(1, 5))), [])
 
     def test_round_missing_on_the_patching_cpu(self):
-        self.assertProblem(good_batch(skip=(0, 5)),
-                           'its own CPU 0 does not show its three rounds')
+        t = good_batch()    # round 5 dropped from CPU 0's track
+        t['traceEvents'] = [e for e in t['traceEvents']
+                            if not (e.get('tid') == trace_json.tid(0) and
+                                    (e.get('args') or {}).get('round') == 5
+                                    and e.get('ph') != 'M')]
+        self.assertProblem(t, 'its own CPU 0 does not show its three rounds')
 
     def test_flip_batch_needs_every_round_on_every_cpu(self):
         self.assertProblem(good_batch(skip=(1, 5)), 'no batch of 8 sites',
