@@ -1,15 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/sort.h>
 
+/*
+ * Swaps two elements a word at a time when their size and addresses allow
+ * (a text_poke_loc is two 8-byte words, a jump_entry three 4-byte ones),
+ * else a byte at a time.
+ */
 static void generic_swap(void *a, void *b, int size)
 {
-	char *x = a, *y = b;
+	unsigned long align = (unsigned long)a | (unsigned long)b | size;
 
-	while (size--) {
-		char t = *x;
+	if (!(align & 7)) {
+		u64 *x = a, *y = b, t;
 
-		*x++ = *y;
-		*y++ = t;
+		for (; size; size -= 8) {
+			t = *x;
+			*x++ = *y;
+			*y++ = t;
+		}
+	} else if (!(align & 3)) {
+		u32 *x = a, *y = b, t;
+
+		for (; size; size -= 4) {
+			t = *x;
+			*x++ = *y;
+			*y++ = t;
+		}
+	} else {
+		char *x = a, *y = b, t;
+
+		while (size--) {
+			t = *x;
+			*x++ = *y;
+			*y++ = t;
+		}
 	}
 }
 
