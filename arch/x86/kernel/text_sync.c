@@ -39,6 +39,18 @@
  * compares the generation whatever the state was, and waits at the fence
  * unless it interrupted the patcher itself (which never waits for
  * itself). It puts the state back as it was when it returns.
+ *
+ * An NMI that waits at the fence parks its CPU, and so may end the park
+ * on behalf of code that had just hit an int3 of the batch and not yet
+ * taken its reference (bp_get(): an NMI can come at any instruction of
+ * the int3 entry). Once the park ends the patcher drops the references
+ * and retires the batch, and that int3 finds none: a stray int3. The
+ * park IPI covers it: it can only be taken once the int3 handler, which
+ * runs with interrupts off, is done. So the park ends only when every
+ * CPU it sent the IPI to has also run it (text_sync_ipi), as a plain
+ * round waits for its IPIs. By then the fence is down, so a CPU that
+ * waited at it with interrupts off goes on, and takes its IPI later.
+ * tests/model/text_poke.pml checks it (M_NO_PARK_IPI_WAIT).
  */
 #include <linux/kernel.h>
 #include <linux/jump_label.h>
@@ -58,6 +70,8 @@ static int text_sync_patcher = -1;
 /* A park's slot, per CPU: free, expected (the IPI sent), or parked. */
 enum { TS_SLOT_FREE, TS_SLOT_WANTED, TS_SLOT_PARKED };
 static DEFINE_PER_CPU(int, text_sync_slot);
+/* The park IPI sent to this CPU has not run to its end yet. */
+static DEFINE_PER_CPU(int, text_sync_ipi);
 
 static DEFINE_PER_CPU(unsigned long, ts_entry_syncs);
 static DEFINE_PER_CPU(unsigned long, ts_fence_waits);
@@ -94,8 +108,10 @@ void text_sync_park_begin(struct cpumask *cpus)
 	WRITE_ONCE(text_sync_gen, text_sync_gen + 1); /* odd: the fence */
 	smp_mb();
 	ts_kernel_cpus(cpus);
-	for_each_cpu(cpu, cpus)
+	for_each_cpu(cpu, cpus) {
+		WRITE_ONCE(per_cpu(text_sync_ipi, cpu), 1);
 		WRITE_ONCE(per_cpu(text_sync_slot, cpu), TS_SLOT_WANTED);
+	}
 }
 
 void text_sync_park_wait(const struct cpumask *cpus)
@@ -119,6 +135,15 @@ void text_sync_park_end(const struct cpumask *cpus)
 		while (smp_load_acquire(&per_cpu(text_sync_slot, cpu)) !=
 		       TS_SLOT_FREE)
 			cpu_relax();
+	/*
+	 * And every park IPI run: a CPU parked by an NMI may still have an
+	 * int3 of the batch in flight, which only its IPI rules out (see the
+	 * top of the file). As a plain round's wait does, it runs this CPU's
+	 * own call queue if interrupts are off.
+	 */
+	for_each_cpu(cpu, cpus)
+		while (smp_load_acquire(&per_cpu(text_sync_ipi, cpu)))
+			smp_wait_relax();
 }
 
 /*
@@ -145,6 +170,8 @@ void text_sync_park_here(void)
 {
 	if (!ts_park())
 		sync_core();
+	/* No int3 of this CPU's is in flight: the patcher may retire. */
+	smp_store_release(this_cpu_ptr(&text_sync_ipi), 0);
 }
 
 /* Waits at a raised fence (parking if expected); the generation after. */

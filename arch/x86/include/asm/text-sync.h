@@ -119,7 +119,8 @@ static inline int text_sync_state(unsigned int cpu)
  * and fills @cpus likewise; the patcher sends them the park IPI
  * (text_sync_park_here()), waits for them with text_sync_park_wait(),
  * writes, and text_sync_park_end() lowers the fence and waits until
- * every parked CPU has left.
+ * every parked CPU has left and every park IPI has run (an NMI may park
+ * a CPU before the IPI gets in, see text_sync.c).
  */
 void text_sync_targets(struct cpumask *cpus);
 void text_sync_park_begin(struct cpumask *cpus);
