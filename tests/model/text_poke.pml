@@ -47,7 +47,9 @@
  * CPU counts as idle while it still runs a site), M_NO_FENCE (entering
  * CPUs do not wait at the park's fence), M_NMI_UNSAFE (the int3 handler
  * keeps the trapping ip in a per-CPU variable: an NMI's trap on top of it
- * overwrites it); the skipped park is TCG=1 PARK=0. Two it survives, as
+ * overwrites it), M_NO_PARK_IPI_WAIT (the park ends without waiting for
+its IPIs: an NMI parks a CPU that has hit an int3 and holds no reference
+yet); the skipped park is TCG=1 PARK=0. Two it survives, as
  * the model shows: M_NO_SYNC2 with PARK=1, and M_NO_WAIT (retire without
  * waiting for CPUs still in the handler: the handler runs with interrupts
  * off and the last sync round waited for every CPU in the kernel; an NMI
@@ -123,7 +125,8 @@ byte refs[NCPU];
 
 bit online[NCPU];
 bit ipi_sync[NCPU]; /* a sync IPI pending (the patcher waits for it) */
-bit ipi_park[NCPU]; /* a park IPI pending (nobody waits for it) */
+bit ipi_park[NCPU]; /* a park IPI pending */
+bit park_ipi[NCPU]; /* a park IPI not yet run to its end (text_sync_ipi) */
 bit down_req[NCPU];
 
 /* text_sync.c: states, the generation (as stale bits), the park. */
@@ -406,7 +409,8 @@ inline send_ipis(kind)
 			:: online[k] && ct[k] == CT_KERNEL ->
 				if
 				:: kind == IPI_SYNC -> ipi_sync[k] = 1
-				:: else -> ipi_park[k] = 1; slot[k] = SLOT_WANTED
+				:: else -> ipi_park[k] = 1; park_ipi[k] = 1;
+					slot[k] = SLOT_WANTED
 				fi;
 				others++
 			:: else -> skip
@@ -524,7 +528,12 @@ inline pass_first()
 /*
  * text_poke_sync_parked(): the fence up, the CPUs in the kernel sent the
  * park IPI and waited for (each parked by its IPI or at the fence), the
- * first bytes written, the fence down, every parked CPU gone.
+ * first bytes written, the fence down, every parked CPU gone, and every
+ * park IPI run (text_sync_park_end()). A CPU parked at the fence by an
+ * NMI may have been interrupted between an int3 and the handler's
+ * bp_get(): its IPI, taken only once that handler is done, is what says
+ * no such trap is left. M_NO_PARK_IPI_WAIT: the park does not wait for
+ * its IPIs (the engine as it was).
  */
 inline sync_parked()
 {
@@ -542,6 +551,13 @@ inline sync_parked()
 	:: k < NCPU -> (slot[k] == SLOT_FREE); k++
 	:: else -> k = 0; break
 	od;
+#ifndef M_NO_PARK_IPI_WAIT
+	k = 1;
+	do
+	:: k < NCPU -> (park_ipi[k] == 0); k++
+	:: else -> k = 0; break
+	od;
+#endif
 	others = 0
 }
 
@@ -648,7 +664,8 @@ proctype reader(byte c) provided (!in_nmi[c])
 			skip
 		:: else -> d_step { serialize(c) };
 			skip
-		fi
+		fi;
+		park_ipi[c] = 0
 	:: online[c] && ct[c] == CT_KERNEL && down_req[c] && !ipi_sync[c] &&
 	   !ipi_park[c] ->
 		d_step {
