@@ -78,7 +78,7 @@ PYTHON = '/usr/bin/python3'
 DEFAULT_OUT = REPO_ROOT / 'build' / 'bench'
 META_PACKAGE = 'linux-image-amd64'
 MODULE_SRC = REPO_ROOT / 'tools' / 'linux-bench'
-USER_PROGS = ('getppid_bench', 'pipe_bench', 'schedstats_bench')
+USER_PROGS = ('getppid_bench', 'pipe_bench', 'schedstats_bench', 'futex_bench')
 SCHEDSTATS_KEY = 'sched_schedstats'
 BENCH_APPEND = 'console=ttyS0 nokaslr quiet panic=-1'
 STRESS_APPEND = 'console=ttyS0 nokaslr panic=-1 oops=panic bench_mode=stress'
