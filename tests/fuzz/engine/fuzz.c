@@ -1291,14 +1291,22 @@ int fuzz_main(const struct host_args *args)
 		ws[i].thread = host_thread_start(
 			worker_main, &ws[i], fuzz_thread_gs(1 + i % 7, name));
 	}
-	/* The checker: every invariant, with every lock of a flip held. */
+	/*
+	 * The checker: every invariant, with every lock of a flip held. It
+	 * then sleeps as long as the check took, so that it holds the locks
+	 * half the time at most: the mutexes are not fair, and a checker that
+	 * took them back at once (a slow check under TSan on a loaded host)
+	 * starved the workers until no operation was left to end the run.
+	 */
 	while (!workers_stop) {
+		unsigned long long c0 = host_now_ns();
+
 		check_all("during the run");
 		if (atomic_read(&ops_left) <= 0 ||
 		    (deadline_ns && host_now_ns() > deadline_ns) ||
 		    atomic_read(&failures))
 			WRITE_ONCE(workers_stop, true);
-		host_yield();
+		host_sleep_ns(host_now_ns() - c0);
 	}
 	for (i = 0; i < nr; i++)
 		host_thread_join(ws[i].thread);

@@ -166,6 +166,14 @@ void host_yield(void)
 	sched_yield();
 }
 
+void host_sleep_ns(unsigned long long ns)
+{
+	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 void host_set_gs(unsigned long gs_base)
 {
 	if (syscall(SYS_arch_prctl, ARCH_SET_GS, gs_base))

@@ -47,6 +47,8 @@ void host_cond_broadcast(void *cond);
 /* The monotonic clock, in nanoseconds. */
 unsigned long long host_now_ns(void);
 void host_yield(void);
+/* Sleeps for ns nanoseconds of the monotonic clock. */
+void host_sleep_ns(unsigned long long ns);
 
 /*
  * Starts fn(arg) in a new thread whose GS base is gs_base (the kernel
