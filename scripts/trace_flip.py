@@ -43,8 +43,11 @@ def run(con, line, must=None, timeout=120):
 
 
 def session(con, out_dir):
-    run(con, 'insmod trace_flip', rf'trace_flip: loaded, .*, {SITES} jump '
-                                  r'entries')
+    # The readers keep their CPUs in the kernel until rmmod (600 s at
+    # most): an idle CPU takes no sync round, and under TCG on a loaded
+    # host the export between the flips can outlast the default 20 s.
+    run(con, 'insmod trace_flip seconds=600',
+        rf'trace_flip: loaded, .*, {SITES} jump entries')
     run(con, 'trace on text_poke', r'^trace: text_poke: on')
     run(con, 'trace on ipi', r'^trace: ipi: on')
     run(con, 'trace clear', r'^trace: cleared')
@@ -52,14 +55,17 @@ def session(con, out_dir):
         run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
         run(con, f'key {KEY} disable', r'sites patched in 1 batches, 3 sync')
     run(con, 'trace export', r'^trace: exported [1-9]', timeout=600)
-    run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
+    # The text's own flips: as many, so that one whose records a full
+    # ring did not drop is among them.
+    for _ in range(FLIPS):
+        run(con, f'key {KEY} enable', r'sites patched in 1 batches, 3 sync')
+        run(con, f'key {KEY} disable', r'sites patched in 1 batches, 3 sync')
     text = run(con, 'trace', r'^trace: [1-9][0-9]* lines', timeout=600)
     with open(os.path.join(out_dir, 'flip.txt'), 'w') as f:
         f.write('\n'.join(l for l in text if not l.startswith('trace: ')) +
                 '\n')
     run(con, 'trace off ipi', r'^trace: ipi: off')
     run(con, 'trace off text_poke', r'^trace: text_poke: off')
-    run(con, f'key {KEY} disable')
     run(con, 'rmmod trace_flip')
 
 
