@@ -75,8 +75,9 @@ class Gdb:
                                 start_new_session=True)
         return proc, out, fh
 
-    def run(self, commands, timeout=120):
-        proc, out, fh = self.start(commands)
+    @staticmethod
+    def finish(proc, out, fh, timeout):
+        """Waits for a gdb of start() (killed after timeout s); its output."""
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -85,6 +86,9 @@ class Gdb:
         fh.close()
         with open(out) as f:
             return f.read()
+
+    def run(self, commands, timeout=120):
+        return self.finish(*self.start(commands), timeout)
 
 
 def sections(text, marks):
@@ -218,14 +222,8 @@ def part_module_breakpoint(con, gdb, chk, module, init_fn, exit_fn):
         time.sleep(1)
         start = con.mark()
         con.send(f'insmod {module}')
-    try:
-        proc.wait(timeout=90)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-    fh.close()
-    with open(out) as f:
-        got = sections(f.read(), ['symbols', 'stopped', 'init'])
+    got = sections(gdb.finish(proc, out, fh, 90),
+                   ['symbols', 'stopped', 'init'])
     chk.ok(any(l.startswith(f'{module}: ') and '.text' in l
                for l in got['symbols']),
            f'sk-symbols loads {module}: {got["symbols"][:1]}')
@@ -256,14 +254,8 @@ def part_batch_in_flight(con, gdb, chk, key):
     time.sleep(1)
     start = con.mark()
     con.send(f'key {key} enable')
-    try:
-        proc.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-    fh.close()
-    with open(out) as f:
-        got = sections(f.read(), ['round1', 'sites1', 'round3'])
+    got = sections(gdb.finish(proc, out, fh, 120),
+                   ['round1', 'sites1', 'round3'])
     out1 = con.wait_for(start, re.escape(PROMPT), 60) or ''
     r1, r3 = got['round1'], got['round3']
     chk.ok(r1 and re.match(r'^batch in flight: \d+ sites at 0x[0-9a-f]+, '
@@ -320,15 +312,9 @@ def part_corrupt_panic(con, gdb, chk, key):
             text = f.read()
     time.sleep(1)
     con.send(f'key {key} enable')
-    try:
-        proc.wait(timeout=90)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-    fh.close()
-    with open(out) as f:
-        got = sections(f.read(), ['spoilt', 'panic', 'keys', 'batch',
-                                  'dmesg', 'badkey', 'badsites', 'badlist'])
+    got = sections(gdb.finish(proc, out, fh, 90),
+                   ['spoilt', 'panic', 'keys', 'batch', 'dmesg', 'badkey',
+                    'badsites', 'badlist'])
     named = [l for l in got['spoilt'] if l.startswith(f'  {site}')]
     chk.ok(named and 'CORRUPT' in named[0],
            f'sk-sites names the spoilt site {site}: {named[:1]}')
