@@ -12,6 +12,7 @@
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include <linux/tick.h>
+#include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
 
@@ -27,6 +28,19 @@ static void process_timeout(struct timer_list *t)
 	wake_up_process(pt->task);
 }
 
+/*
+ * The jiffy the clock is in. jiffies lags it by the ticks the boot CPU has
+ * yet to take (a loaded host delays them, and the next one catches up at
+ * once): a timeout counted from that jiffies would end early.
+ */
+static unsigned long jiffies_of_clock(void)
+{
+	unsigned long clock = ktime_get_ns() / TICK_NSEC;
+	unsigned long now = jiffies;
+
+	return time_after(clock, now) ? clock : now;
+}
+
 /* Returns the jiffies left of timeout (0 if it expired). */
 long schedule_timeout(long timeout)
 {
@@ -38,13 +52,13 @@ long schedule_timeout(long timeout)
 		__set_current_state(TASK_RUNNING);
 		return 0;
 	}
-	expire = jiffies + timeout;
+	expire = jiffies_of_clock() + timeout;
 	pt.task = current;
 	timer_setup(&pt.timer, process_timeout, 0);
 	mod_timer(&pt.timer, expire);
 	schedule();
 	del_timer_sync(&pt.timer);
-	timeout = (long)(expire - jiffies);
+	timeout = (long)(expire - jiffies_of_clock());
 	return timeout < 0 ? 0 : timeout;
 }
 EXPORT_SYMBOL(schedule_timeout);
