@@ -245,13 +245,14 @@ def part_batch_in_flight(con, gdb, chk, key):
     (tails written). Not in the other CPUs' IPI functions: idle at the
     console, they get none (text_sync.c)."""
     proc, out, fh = gdb.start([
-        'break text_sync_targets', 'continue', 'echo >>> round1\\n',
+        'break text_sync_targets', 'echo >>> continue\\n', 'continue',
+        'echo >>> round1\\n',
         'sk-batch', 'echo >>> sites1\\n', f'sk-sites {key}', 'delete',
         'break text_sync_park_begin', 'continue', 'echo >>> round3\\n',
         'sk-batch',
         'delete', 'echo >>> end\\n', 'detach'])
-    wait_text(out, 'Continuing.')
-    time.sleep(1)
+    wait_text(out, '>>> continue\n')
+    time.sleep(1)                     # gdb has resumed the CPUs
     start = con.mark()
     con.send(f'key {key} enable')
     got = sections(gdb.finish(proc, out, fh, 120),
@@ -293,7 +294,8 @@ def part_corrupt_panic(con, gdb, chk, key):
     site = sites[0]
     proc, out, fh = gdb.start([
         f'set {{unsigned char}}0x{site} = 0x90', 'echo >>> spoilt\\n',
-        f'sk-sites {key}', 'break machine_power_off', 'continue',
+        f'sk-sites {key}', 'break machine_power_off',
+        'echo >>> continue\\n', 'continue',
         'echo >>> panic\\n', f'sk-sites {key}', 'echo >>> keys\\n',
         'sk-keys', 'echo >>> batch\\n', 'sk-batch', 'echo >>> dmesg\\n',
         'sk-dmesg', 'echo >>> end\\n',
@@ -304,13 +306,8 @@ def part_corrupt_panic(con, gdb, chk, key):
         'set variable modules.next = (struct list_head *)0x1000',
         'echo >>> badlist\\n', 'sk-lsmod', 'sk-keys', 'echo >>> end2\\n',
         'kill'])
-    deadline = time.monotonic() + 60
-    text = ''
-    while time.monotonic() < deadline and 'Continuing.' not in text:
-        time.sleep(0.2)
-        with open(out) as f:
-            text = f.read()
-    time.sleep(1)
+    wait_text(out, '>>> continue\n')
+    time.sleep(1)                     # gdb has resumed the CPUs
     con.send(f'key {key} enable')
     got = sections(gdb.finish(proc, out, fh, 90),
                    ['spoilt', 'panic', 'keys', 'batch', 'dmesg', 'badkey',

@@ -172,10 +172,14 @@ STEPS = [
     # In a build directory of its own: it builds host programs only.
     Step('fuzz engine', [make('O=build/test-fuzz', 'fuzz-engine-smoke')],
          locks=['build/test-fuzz'], cores=2, estimate=60),
+    # Two pan searches at a time; the bounded ones for 10 s each (make
+    # model: MODEL_MINUTES, which also applies here when set).
     Step('model', [[PY, 'scripts/check_model.py', '--build-dir',
-                    'build/test-model', '--minutes',
-                    os.environ.get('MODEL_MINUTES', '1')]],
-         estimate=90),
+                    'build/test-model'] +
+                   (['--minutes', os.environ['MODEL_MINUTES']]
+                    if os.environ.get('MODEL_MINUTES') else
+                    ['--seconds', '10'])],
+         cores=2, estimate=120),
 ]
 
 def run_step(step, log_path, cases):
