@@ -613,32 +613,40 @@ static void sched_push_task(struct task_struct *p)
 	sched_queue_on(p, cpu);
 }
 
-/* cpu runs its idle task with nothing queued (a racy look: a hint). */
 /*
- * cpu runs its idle task with nothing queued and no switch under way (a
- * racy look: a hint). A switch takes its task off the queue before it
- * makes it current, both under rq->lock: a held lock counts as busy.
+ * cpu runs its idle task with nothing queued (a racy look: a hint). Its
+ * lock held by another counts as busy: a switch takes its task off the
+ * queue before it makes it current, both under rq->lock. The caller that
+ * holds that lock itself (a wake-up on p's own CPU) says so with @mine.
  */
-static bool cpu_idle_now(unsigned int cpu)
+static bool __cpu_idle_now(unsigned int cpu, bool mine)
 {
 	struct rq *rq = cpu_rq(cpu);
 
 	return !READ_ONCE(rq->nr_queued) &&
 	       READ_ONCE(per_cpu(current_task, cpu)) == rq->idle &&
-	       !spin_is_locked(&rq->lock);
+	       (mine || !spin_is_locked(&rq->lock));
+}
+
+static bool cpu_idle_now(unsigned int cpu)
+{
+	return __cpu_idle_now(cpu, false);
 }
 
 /*
  * Where a user task p waking up runs: its own CPU if it is idle (and p
  * may run there), else the first idle active CPU of its mask after it,
- * else its own (or a fallback if it may not stay there).
+ * else its own (or a fallback if it may not stay there). The caller holds
+ * the lock of p's run queue: that lock does not make p's CPU look busy
+ * (it did, and every task that slept on an idle CPU woke on another, one
+ * that might be running a long interrupt on its idle task).
  */
 static unsigned int select_task_rq(struct task_struct *p)
 {
 	unsigned int prev = p->cpu, cpu, i, n = NR_CPUS;
 	bool allowed = task_allowed(p, prev) && cpu_active(prev);
 
-	if (allowed && cpu_idle_now(prev))
+	if (allowed && __cpu_idle_now(prev, true))
 		return prev;
 	for (i = 1; i < n; i++) {
 		cpu = (prev + i) % n;
