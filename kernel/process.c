@@ -283,6 +283,8 @@ int process_spawn(const char *path, const char *const *argv,
 	t = thread_create(p, current->cpu);
 	if (!t)
 		goto out_free;
+	/* The spawner's CPUs, as a fork's child has its parent's. */
+	t->task->cpus_allowed = current->cpus_allowed;
 	ret = thread_attach(p, t);
 	if (ret) {
 		thread_discard(t);

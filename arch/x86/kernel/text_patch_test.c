@@ -43,11 +43,10 @@ core_param_named("text_patch_test.flips", tpt_flips, uint);
 static unsigned int tpt_budget_s = 300;
 core_param_named("text_patch_test.budget", tpt_budget_s, uint);
 /*
- * The stress whose readers come and go (idle, user mode, NMIs): 200 flips
- * in make test, fewer than its first handshake (500): a handshake can wait
- * on /bin/uspin for the whole budget (see Documentation/static-keys.rst).
+ * The stress whose readers come and go (idle, user mode, NMIs): 1,000 flips
+ * in make test, two handshakes (make stress: 100,000).
  */
-static unsigned int tpt_entry_flips = 200;
+static unsigned int tpt_entry_flips = 1000;
 core_param_named("text_patch_test.entry_flips", tpt_entry_flips, uint);
 
 DEFINE_STATIC_KEY_FALSE(tpt_one);
