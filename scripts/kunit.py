@@ -285,6 +285,7 @@ class RunConfig:
     filter: str | None = None
     kernel_args: list = field(default_factory=list)
     kernel_dir: Path | None = None      # boot the kernel built there
+    seed_dir: Path | None = None        # a first build starts as its copy
     cpus: int = 4
     mem: str = qemu.DEFAULT_MEM
     timeout: float = 300
@@ -594,7 +595,7 @@ PLAN_KEYS = {'name': str, 'kconfig_add': list, 'filter': str,
              'kernel_args': list, 'cpus': int, 'expect_failure': bool,
              'timeout': (int, float), 'expect_total': int,
              'expect_crash': list, 'mem': str, 'expect_log': list,
-             'kernel_from': str, 'cores': int}
+             'kernel_from': str, 'cores': int, 'build_from': str}
 MEM_RE = re.compile(r'[1-9][0-9]*[KMG]?')
 
 
@@ -624,7 +625,22 @@ def _check_kernel_from(where, entry, earlier):
                         f'"{source}": no "kconfig_add" of its own')
 
 
-def validate_plan_entry(index, entry, names):
+def _check_build_from(where, entry, earlier, plan):
+    """build_from names an earlier run that builds a kernel of its own."""
+    source = entry.get('build_from')
+    if source is None:
+        return
+    if source not in earlier:
+        raise PlanError(f'{where}: "build_from" must name an earlier run')
+    if entry.get('kernel_from'):
+        raise PlanError(f'{where}: "build_from" starts a build of its own: '
+                        f'no "kernel_from" beside it')
+    if plan.get(source, {}).get('kernel_from'):
+        raise PlanError(f'{where}: "build_from" must name a run that builds '
+                        f'its kernel ("{source}" boots another\'s)')
+
+
+def validate_plan_entry(index, entry, names, plan=None):
     where = f'plan entry {index + 1}'
     if not isinstance(entry, dict):
         raise PlanError(f'{where}: must be a JSON object')
@@ -640,7 +656,10 @@ def validate_plan_entry(index, entry, names):
         elif value is not None:
             _check_plan_value(f'{where} ("{name}")', key, value)
     _check_kernel_from(f'{where} ("{name}")', entry, names)
+    _check_build_from(f'{where} ("{name}")', entry, names, plan or {})
     names.add(name)
+    if plan is not None:
+        plan[name] = entry
 
 
 def load_plan(path):
@@ -652,9 +671,9 @@ def load_plan(path):
         raise PlanError(f'plan {path} is not valid JSON: {exc}') from exc
     if not isinstance(data, list) or not data:
         raise PlanError('the plan must be a non-empty JSON list of runs')
-    names = set()
+    names, plan = set(), {}
     for index, entry in enumerate(data):
-        validate_plan_entry(index, entry, names)
+        validate_plan_entry(index, entry, names, plan)
     return data
 
 
@@ -680,6 +699,8 @@ def plan_run_config(entry, args, plan_dir):
         filter=entry.get('filter'),
         kernel_args=list(entry.get('kernel_args') or []),
         kernel_dir=plan_build_dir(source) if source else None,
+        seed_dir=(plan_build_dir(entry['build_from'])
+                  if entry.get('build_from') else None),
         cpus=entry.get('cpus') or args.cpus, mem=entry.get('mem') or args.mem,
         timeout=entry.get('timeout') or args.timeout,
         icount=args.icount, qemu_args=args.qemu_args, raw_output=args.raw_output,
@@ -758,6 +779,18 @@ class PlanRun:
                                        tail_of_file(self.log_path, 40))
         return testsched.JobResult(True, 'built')
 
+    def seed(self):
+        """A first build of this run's starts as a copy of seed_dir's."""
+        if self.cfg.no_build:
+            return testsched.JobResult(True, 'not built (--no_build)')
+        res = subprocess.run([sys.executable, str(REPO_ROOT / 'scripts' /
+                                                  'seed_build.py'),
+                              str(self.cfg.seed_dir), str(self.cfg.build_dir)],
+                             capture_output=True, text=True)
+        out = (res.stdout + res.stderr).strip()
+        return testsched.JobResult(res.returncode == 0, out[:100],
+                                   out.splitlines()[-10:])
+
     def boot(self):
         outcome = self._logged('a', lambda: boot_and_check(self.cfg))
         outcome.build_time = self.build_time
@@ -792,6 +825,15 @@ def plan_jobs(entries, args, plan_dir, estimates):
                 lock=str(cfg.build_dir), quiet=True,
                 estimate=estimates.get(f'build:{run.name}',
                                        DEFAULT_ESTIMATES['build']))
+            if cfg.seed_dir:
+                # The copy, while no make writes there (scripts/seed_build.py).
+                seed = testsched.Job(
+                    f'seed:{run.name}', run.seed, cores=1,
+                    deps=[builds[entry['build_from']]],
+                    lock=str(cfg.seed_dir), quiet=True,
+                    estimate=estimates.get(f'seed:{run.name}', 1.0))
+                prep.deps.append(seed)
+                jobs.append(seed)
         guess = DEFAULT_ESTIMATES['filtered' if entry.get('filter') or
                                   entry.get('kernel_args') else 'boot']
         boot = testsched.Job(run.name, run.boot, deps=[prep],
@@ -1034,6 +1076,10 @@ FILE is a non-empty JSON list of runs, each an object with the keys:
                   --timeout)
   kernel_from     the name of an earlier run whose kernel this run boots
                   (only its own ISO, with its own command line, is built)
+  build_from      the name of an earlier run with a build of its own: this
+                  run's first build starts as a copy of that one, and so
+                  recompiles only what its kconfig_add changes
+                  (scripts/seed_build.py)
   cores           host cores the boot keeps busy (default 1): 2 for a run
                   whose cases need several vCPUs running at once (SMP
                   stresses), which then runs alone

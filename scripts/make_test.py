@@ -46,6 +46,7 @@ RESULTS = REPO_ROOT / 'build' / 'test-results'
 DEFAULT = 'build/test-default'      # the plan's "default" kernel
 RUN = 'build/test-run'              # make run's kernel (defconfig)
 BADMOD = 'build/test-badmod'
+PLANT = 'build/test-entry-plant'    # tests/tools/test_entry_sync.py's
 PLAN = REPO_ROOT / 'tests' / 'plan.json'
 # The static-key subsystem's suites less its five stresses (make test
 # runs them): the 2,000-flip int3 stress and the one whose readers come
@@ -145,10 +146,14 @@ STEPS = [
                        '--build', RUN, '--expected',
                        'tests/uconform.linux.out']],
          after=['run build'], locks=[RUN], estimate=15),
+    # Builds of make run's configuration and a little more start as copies
+    # of RUN's (scripts/seed_build.py; under RUN's lock, only the copy).
+    Step('badmod seed', [[PY, 'scripts/seed_build.py', RUN, BADMOD]],
+         after=['run build'], locks=[RUN, BADMOD], estimate=1),
     Step('badmod build', [make(f'O={BADMOD}', 'FRAGMENTS=tests/configs/'
                                'kunit_module_bad.config', 'fragconfig'),
                           make(f'O={BADMOD}', '-j2', 'CMDLINE=shell', 'iso')],
-         locks=[BADMOD], cores=2, estimate=40),
+         after=['badmod seed'], locks=[BADMOD], cores=2, estimate=40),
     Step('badmod console', [[PY, 'scripts/console_script_test.py', '--bad',
                              '--iso', f'{BADMOD}/kernel.iso']],
          after=['badmod build'], estimate=5),
@@ -159,8 +164,10 @@ STEPS = [
     # every other make of DEFAULT, whose ISO and modules they rebuild.
     Step('host checks, pure', host_checks(PURE_CHECKS),
          estimate=15, live=LIVE_CHECK, unittest=True, check=True),
+    Step('plant seed', [[PY, 'scripts/seed_build.py', RUN, PLANT]],
+         after=['run build'], locks=[RUN, PLANT], estimate=1),
     Step('entry check', host_checks(['test_entry_sync']),
-         after=['build:default'], locks=['build/test-entry-plant'],
+         after=['build:default', 'plant seed'], locks=[PLANT],
          cores=2, estimate=70, live=LIVE_CHECK, unittest=True),
     Step('doc sessions', host_checks(['test_doc_sessions']),
          after=['run build', 'make input', 'uconform'], locks=[RUN],

@@ -46,7 +46,8 @@ class EntrySyncTest(unittest.TestCase):
                             for p in problems), problems)
 
     def test_planted_sites_fail_the_build(self):
-        """Takes a build of its own (defconfig and the plant), once."""
+        """Takes a build of its own (defconfig and the plant), once (make
+        test starts it as a copy of build/test-run, scripts/seed_build.py)."""
         out = make(f'O={PLANT_BUILD}', f'FRAGMENTS={PLANT_CONFIG}',
                    'fragconfig')
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
