@@ -140,7 +140,7 @@ STEPS = [
                               f'{RUN}/kernel.iso']],
          after=['run build'], estimate=25),
     Step('make input', [[PY, 'scripts/check_make_input.py', DEFAULT, RUN]],
-         after=['run build', 'build:default'], locks=[DEFAULT, RUN],
+         after=['run build', 'build:default', 'seed:*'], locks=[DEFAULT, RUN],
          estimate=25),
     Step('uconform', [[PY, 'scripts/user_compare.py', '--out', RUN,
                        '--build', RUN, '--expected',
@@ -172,9 +172,10 @@ STEPS = [
     Step('doc sessions', host_checks(['test_doc_sessions']),
          after=['run build', 'make input', 'uconform'], locks=[RUN],
          estimate=60, live=LIVE_CHECK, unittest=True),
+    # After the copies of DEFAULT too: they would wait for its lock.
     Step('host checks', host_checks(None),
          after=['build:default', 'iso:*default', 'shell iso', 'buildcheck',
-                'jump table', 'make input'],
+                'jump table', 'make input', 'seed:*'],
          locks=[DEFAULT], estimate=240, live=LIVE_CHECK, unittest=True),
     # In a build directory of its own: it builds host programs only.
     Step('fuzz engine', [make('O=build/test-fuzz', 'fuzz-engine-smoke')],
@@ -269,6 +270,10 @@ def step_jobs(steps, plan_jobs, args):
                 job.deps += [j for j in plan_jobs if j.name.startswith('iso:')
                              and j.lock == str(REPO_ROOT / 'build' /
                                                f'test-{kernel}')]
+            elif dep == 'seed:*':
+                # Every copy of a build directory (plan.json's build_from).
+                job.deps += [j for j in plan_jobs
+                             if j.name.startswith('seed:')]
             elif dep in by_name:
                 job.deps.append(by_name[dep])
     return [job for _, job in jobs], cases
