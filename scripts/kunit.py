@@ -731,25 +731,13 @@ DEFAULT_ESTIMATES = {'build': 40.0, 'iso': 2.0, 'boot': 60.0,
                      'filtered': 8.0}
 
 
-# make test's job times on the 2-core machine the docs measure on: a fresh
-# tree's first run orders its jobs by them (longest first), not by guesses.
-SHIPPED_TIMES = REPO_ROOT / 'tests' / 'times.json'
-
-
-def _job_times(path):
+def load_estimates(path=TIMES_FILE):
+    """{job name: seconds} of the last timed run, if any."""
     try:
         data = json.loads(Path(path).read_text(encoding='utf-8'))
         return {str(k): float(v) for k, v in data.get('jobs', {}).items()}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
-
-
-def load_estimates(path=TIMES_FILE):
-    """{job name: seconds} of the last timed run, and for the jobs it did
-    not time those of tests/times.json."""
-    times = _job_times(SHIPPED_TIMES)
-    times.update(_job_times(path))
-    return times
 
 
 def _progress(outcome):
