@@ -613,34 +613,37 @@ def _check_plan_value(where, key, value):
         raise PlanError(f'{where}: "mem" must be a size like 256M or 8G')
 
 
+def _earlier_run(where, entry, key, earlier):
+    """The earlier run entry[key] names (None without the key)."""
+    source = entry.get(key)
+    if source is not None and source not in earlier:
+        raise PlanError(f'{where}: "{key}" must name an earlier run')
+    return source
+
+
 def _check_kernel_from(where, entry, earlier):
     """kernel_from names an earlier run and brings its configuration."""
-    source = entry.get('kernel_from')
-    if source is None:
-        return
-    if source not in earlier:
-        raise PlanError(f'{where}: "kernel_from" must name an earlier run')
-    if entry.get('kconfig_add'):
+    source = _earlier_run(where, entry, 'kernel_from', earlier)
+    if source is not None and entry.get('kconfig_add'):
         raise PlanError(f'{where}: "kernel_from" boots the kernel of '
                         f'"{source}": no "kconfig_add" of its own')
 
 
-def _check_build_from(where, entry, earlier, plan):
+def _check_build_from(where, entry, earlier):
     """build_from names an earlier run that builds a kernel of its own."""
-    source = entry.get('build_from')
+    source = _earlier_run(where, entry, 'build_from', earlier)
     if source is None:
         return
-    if source not in earlier:
-        raise PlanError(f'{where}: "build_from" must name an earlier run')
     if entry.get('kernel_from'):
         raise PlanError(f'{where}: "build_from" starts a build of its own: '
                         f'no "kernel_from" beside it')
-    if plan.get(source, {}).get('kernel_from'):
+    if earlier[source].get('kernel_from'):
         raise PlanError(f'{where}: "build_from" must name a run that builds '
                         f'its kernel ("{source}" boots another\'s)')
 
 
-def validate_plan_entry(index, entry, names, plan=None):
+def validate_plan_entry(index, entry, earlier):
+    """Checks entry; earlier, the entries before it by name, gets it."""
     where = f'plan entry {index + 1}'
     if not isinstance(entry, dict):
         raise PlanError(f'{where}: must be a JSON object')
@@ -648,18 +651,16 @@ def validate_plan_entry(index, entry, names, plan=None):
     if not isinstance(name, str) or not PLAN_NAME_RE.fullmatch(name):
         raise PlanError(f'{where}: "name" must be a string of letters, digits, '
                         '"_", ".", "+" or "-"')
-    if name in names:
+    if name in earlier:
         raise PlanError(f'{where}: duplicate run name "{name}"')
     for key, value in entry.items():
         if key not in PLAN_KEYS:
             print(f'warning: {where} ("{name}"): unknown key "{key}" ignored')
         elif value is not None:
             _check_plan_value(f'{where} ("{name}")', key, value)
-    _check_kernel_from(f'{where} ("{name}")', entry, names)
-    _check_build_from(f'{where} ("{name}")', entry, names, plan or {})
-    names.add(name)
-    if plan is not None:
-        plan[name] = entry
+    _check_kernel_from(f'{where} ("{name}")', entry, earlier)
+    _check_build_from(f'{where} ("{name}")', entry, earlier)
+    earlier[name] = entry
 
 
 def load_plan(path):
@@ -671,9 +672,9 @@ def load_plan(path):
         raise PlanError(f'plan {path} is not valid JSON: {exc}') from exc
     if not isinstance(data, list) or not data:
         raise PlanError('the plan must be a non-empty JSON list of runs')
-    names, plan = set(), {}
+    earlier = {}
     for index, entry in enumerate(data):
-        validate_plan_entry(index, entry, names, plan)
+        validate_plan_entry(index, entry, earlier)
     return data
 
 
