@@ -420,11 +420,19 @@ __visible void schedule_tail(struct task_struct *prev)
 static void __schedule(bool preempt)
 {
 	struct task_struct *prev = current, *next;
-	struct rq *rq = cpu_rq(prev->cpu);
-	unsigned long flags;
+	unsigned long irqs, flags;
+	struct rq *rq;
 	long prev_state;
 
+	/*
+	 * Interrupts go off before the run queue is chosen. With them on, an
+	 * interrupt here may preempt prev and move it (a draining CPU pushes
+	 * its tasks away): prev would then lock, pick from and run the queue
+	 * of the CPU it left, another CPU's idle task among them.
+	 */
+	local_irq_save(irqs);
 	rcu_note_context_switch();
+	rq = this_cpu_ptr(&runqueues);
 	rq_lock(rq, &flags);
 	this_cpu_write(sched_need_resched, 0);
 	preempt_clear_need_resched();
@@ -460,6 +468,7 @@ static void __schedule(bool preempt)
 		prev->nivcsw--; /* picked again: no switch */
 	}
 	rq_unlock(rq, flags);
+	local_irq_restore(irqs);
 }
 
 bool sched_may_sleep(void)
