@@ -132,6 +132,16 @@ def count_json(group):
     return counts
 
 
+def failed_json(group, prefix=''):
+    """Dotted names of the failed cases in a to_json() group, in order."""
+    name = f'{prefix}.{group["name"]}' if prefix else group['name']
+    out = [f'{name}.{case["name"]}' for case in group['test_cases']
+           if case['status'] in ('FAIL', 'ERROR')]
+    for sub in group['sub_groups']:
+        out += failed_json(sub, name)
+    return out
+
+
 def _junit_suites(group, prefix, times):
     """<testsuite> elements for a JSON group and its sub-groups."""
     name = f'{prefix}.{group["name"]}' if prefix else group['name']

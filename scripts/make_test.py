@@ -43,6 +43,7 @@ from ktap import Counts
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PY = '/usr/bin/python3'
 RESULTS = REPO_ROOT / 'build' / 'test-results'
+FAILED_SHOWN = 10     # failed cases named at the end of the run
 DEFAULT = 'build/test-default'      # the plan's "default" kernel
 RUN = 'build/test-run'              # make run's kernel (defconfig)
 BADMOD = 'build/test-badmod'
@@ -399,6 +400,13 @@ def finish(pargs, entries, runs, done, steps, cases, elapsed):
         print(f'failed host steps: {", ".join(failed_steps)}')
     if not_run:
         print(f'plan runs not run: {", ".join(not_run)}')
+    # Last, so that a log's tail (CI keeps only that) names what failed.
+    failed = kunit_results.failed_json(group)
+    for name in failed[:FAILED_SHOWN]:
+        print(f'failed: {name}')
+    if len(failed) > FAILED_SHOWN:
+        print(f'failed: ... {len(failed) - FAILED_SHOWN} more in '
+              f'{kunit.display_path(RESULTS)}/results.json')
     for line in mismatch:
         print(f'error: {line}')
     print(total.final_line())
