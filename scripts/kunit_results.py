@@ -114,6 +114,10 @@ def to_json(records, name='make test'):
     return _group(name, groups=[_run_group(r) for r in records])
 
 
+# The JSON statuses that count as failed (count_json(), failed_json()).
+FAILED_STATUSES = ('FAIL', 'ERROR')
+
+
 def count_json(group):
     """Counts of every case in a to_json() group."""
     counts = Counts()
@@ -121,7 +125,7 @@ def count_json(group):
         status = case['status']
         if status == 'PASS':
             counts.passed += 1
-        elif status in ('FAIL', 'ERROR'):
+        elif status in FAILED_STATUSES:
             counts.failed += 1
         elif status == 'SKIP':
             counts.skipped += 1
@@ -136,7 +140,7 @@ def failed_json(group, prefix=''):
     """Dotted names of the failed cases in a to_json() group, in order."""
     name = f'{prefix}.{group["name"]}' if prefix else group['name']
     out = [f'{name}.{case["name"]}' for case in group['test_cases']
-           if case['status'] in ('FAIL', 'ERROR')]
+           if case['status'] in FAILED_STATUSES]
     for sub in group['sub_groups']:
         out += failed_json(sub, name)
     return out
