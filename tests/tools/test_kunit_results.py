@@ -49,6 +49,18 @@ class ResultsTest(unittest.TestCase):
         for r in self.records:
             self.total.add(r.verdict.plan_counts())
 
+    def test_failed_names_match_the_failed_count(self):
+        group = kunit_results.to_json(self.records, 'make test')
+        failed = kunit_results.failed_json(group)
+        self.assertEqual(len(failed), self.total.failed)
+        self.assertTrue(failed)
+        for name in failed:
+            self.assertTrue(name.startswith('make test.'), name)
+        self.assertTrue(any(n.startswith('make test.crash.') for n in failed),
+                        failed)
+        self.assertFalse(any(n.startswith('make test.pass.') for n in failed),
+                         failed)
+
     def test_json_counts_the_closing_line(self):
         group = kunit_results.to_json(self.records, 'make test')
         again = json.loads(json.dumps(group))
