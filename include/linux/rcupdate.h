@@ -112,6 +112,7 @@ struct rcu_stats {
 	unsigned long cbs_queued;
 	unsigned long kfrees; /* kfree_rcu() objects freed */
 	unsigned long fqs_ipis;
+	unsigned long eqs_reports; /* for a CPU idle or in user mode */
 };
 struct rcu_stats rcu_get_stats(void);
 

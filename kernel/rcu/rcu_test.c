@@ -3,7 +3,9 @@
  * KUnit suite "rcu": synchronize_rcu() waits for a reader that began
  * before it and not for later ones, a pointer swap + synchronize + free
  * under readers on every CPU, call_rcu() order, rcu_barrier(),
- * kfree_rcu(), nesting, and synchronize_rcu() inside a reader. Every wait
+ * kfree_rcu(), nesting, synchronize_rcu() inside a reader, idle CPUs
+ * reported for without an IPI and a reader in an interrupt that woke an
+ * idle CPU waited for. Every wait
  * is bounded: synchronize_rcu() and rcu_barrier() run in a helper thread
  * that the case waits for with a deadline (a thread stuck past it is
  * left behind and the case fails).
@@ -19,6 +21,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <kunit/test.h>
 
 #define RT_WAIT_MS 3000
@@ -370,6 +373,67 @@ static void rcu_test_nesting(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_nest_flag, 1, RT_WAIT_MS));
 }
 
+/*
+ * A CPU idle or in user mode runs no reader: a grace period reports for
+ * it (an extended quiescent state) instead of interrupting it. The other
+ * CPUs are idle here but for their ticks, so of RT_EQS_GPS grace periods
+ * most end without an IPI round, and some report for a CPU.
+ */
+#define RT_EQS_GPS 20
+
+static void rcu_test_idle_cpus_not_interrupted(struct kunit *test)
+{
+	struct rcu_stats s0, s1;
+	int i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU, idle");
+	s0 = rcu_get_stats();
+	for (i = 0; i < RT_EQS_GPS; i++)
+		synchronize_rcu();
+	s1 = rcu_get_stats();
+	KUNIT_EXPECT_GE(test, s1.gp_completed - s0.gp_completed,
+			(unsigned long)RT_EQS_GPS);
+	KUNIT_EXPECT_GT(test, s1.eqs_reports - s0.eqs_reports, 0UL);
+	KUNIT_EXPECT_LT(test, s1.fqs_ipis - s0.fqs_ipis,
+			(unsigned long)RT_EQS_GPS / 2);
+}
+
+/*
+ * But an interrupt that wakes an idle CPU marks it in the kernel before
+ * its handler can read: a grace period waits for a reader in a timer
+ * callback that runs on a CPU that was idle.
+ */
+static struct timer_list rt_timer;
+
+static void rt_timer_reader(struct timer_list *t)
+{
+	rcu_read_lock();
+	WRITE_ONCE(rt_in_reader, 1);
+	mdelay(RT_READER_MS);
+	WRITE_ONCE(rt_reader_done, 1);
+	rcu_read_unlock();
+}
+
+static void rcu_test_waits_for_reader_from_idle(struct kunit *test)
+{
+	bool ok;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU, idle");
+	rt_in_reader = rt_reader_done = 0;
+	timer_setup(&rt_timer, rt_timer_reader, 0);
+	rt_timer.expires = jiffies + 2;
+	add_timer_on(&rt_timer, rt_other_cpu());
+	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
+	ok = rt_call_bounded(synchronize_rcu, RT_WAIT_MS);
+	KUNIT_EXPECT_TRUE(test, ok);
+	if (ok)
+		KUNIT_EXPECT_EQ(test, READ_ONCE(rt_reader_done), 1);
+	kunit_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
+	del_timer_sync(&rt_timer);
+}
+
 /* Would deadlock: WARNs once, names the caller, returns. */
 static void rcu_test_sync_in_reader_warns(struct kunit *test)
 {
@@ -391,6 +455,8 @@ static struct kunit_case rcu_test_cases[] = {
 	KUNIT_CASE(rcu_test_kfree_rcu),
 	KUNIT_CASE(rcu_test_nesting),
 	KUNIT_CASE(rcu_test_sync_in_reader_warns),
+	KUNIT_CASE(rcu_test_idle_cpus_not_interrupted),
+	KUNIT_CASE(rcu_test_waits_for_reader_from_idle),
 	{}
 };
 

@@ -12,10 +12,12 @@
  *    switch (__schedule()), the idle loop, a tick or a call-function IPI
  *    that interrupted code outside any reader, or the outermost
  *    rcu_read_unlock(); the last report wakes the kthread;
- * 3. the kthread at once sends the CPUs that have not reported an IPI
- *    (rcu_fqs_ipi()), so that idle, busy or tickless CPUs need not wait
- *    for their next switch or tick; a CPU inside a reader then reports at
- *    its rcu_read_unlock().
+ * 3. the kthread at once reports for the CPUs that have not reported and
+ *    are idle or in user mode (the per-CPU state of <asm/text-sync.h>,
+ *    an extended quiescent state: no IPI wakes them), and sends the
+ *    others an IPI (rcu_fqs_ipi()), so that busy or tickless CPUs need
+ *    not wait for their next switch or tick; a CPU inside a reader then
+ *    reports at its rcu_read_unlock().
  *
  * synchronize_rcu() and rcu_barrier() are callbacks that complete a
  * completion, so they share the ordering of call_rcu().
@@ -36,6 +38,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <asm/barrier.h>
+#include <asm/text-sync.h>
 
 DEFINE_PER_CPU(int, rcu_read_nesting);
 EXPORT_SYMBOL_GPL(rcu_read_nesting);
@@ -67,6 +70,27 @@ void rcu_report_qs(void)
 		wake_up_process(rcu_gp_task);
 }
 EXPORT_SYMBOL_GPL(rcu_report_qs);
+
+/*
+ * Step 2 on behalf of @cpu, which is idle or in user mode: it runs no
+ * reader there. Its state is read after the flags went up (the smp_mb()
+ * of rcu_gp_start()), and it marks itself in the kernel with an xchg
+ * before any reader (<asm/text-sync.h>): either this read sees it in the
+ * kernel, or its next reader sees everything done before the grace
+ * period began. A reader it ran before leaving ended before the store
+ * that says it left (x86 orders a load before a later store).
+ */
+static bool rcu_report_qs_eqs(unsigned int cpu)
+{
+	if (text_sync_state(cpu) == CT_KERNEL)
+		return false;
+	if (__atomic_exchange_n(&per_cpu(rcu_qs_pending, cpu), 0,
+				__ATOMIC_SEQ_CST) &&
+	    atomic_dec_and_test(&rcu_cpus_left))
+		wake_up_process(rcu_gp_task);
+	rcu_stats.eqs_reports++;
+	return true;
+}
 
 /* Step 3, on each other CPU: the interrupted code is not in a reader? */
 static void rcu_fqs_ipi(void *unused)
@@ -105,17 +129,26 @@ static bool rcu_gp_done(void)
 	return atomic_read_acquire(&rcu_cpus_left) == 0;
 }
 
-/* Step 3: interrupt every other CPU that has not reported yet. */
+/*
+ * Step 3: every other CPU that has not reported yet reports now: an idle
+ * or user-mode one at once, here; the others are interrupted.
+ */
 static void rcu_gp_force(void)
 {
 	struct cpumask mask;
-	unsigned int cpu;
+	unsigned int cpu, n = 0;
 
 	cpumask_clear(&mask);
-	for_each_online_cpu(cpu)
-		if (cpu != smp_processor_id() &&
-		    READ_ONCE(per_cpu(rcu_qs_pending, cpu)))
-			cpumask_set_cpu(cpu, &mask);
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id() ||
+		    !READ_ONCE(per_cpu(rcu_qs_pending, cpu)) ||
+		    rcu_report_qs_eqs(cpu))
+			continue;
+		cpumask_set_cpu(cpu, &mask);
+		n++;
+	}
+	if (!n)
+		return;
 	rcu_stats.fqs_ipis++;
 	smp_call_function_many(&mask, rcu_fqs_ipi, NULL, 0);
 }
