@@ -73,7 +73,16 @@ static DEFINE_PER_CPU(int, text_sync_slot);
 /* The park IPI sent to this CPU has not run to its end yet. */
 static DEFINE_PER_CPU(int, text_sync_ipi);
 
+/*
+ * Moved by each kernel TLB shootdown that skipped a CPU; the value each
+ * CPU flushed at last.
+ */
+unsigned int text_sync_tlb_gen;
+static DEFINE_PER_CPU(unsigned int, text_sync_cpu_tlb_gen);
+
 static DEFINE_PER_CPU(unsigned long, ts_entry_syncs);
+static DEFINE_PER_CPU(unsigned long, ts_tlb_deferred);
+static DEFINE_PER_CPU(unsigned long, ts_tlb_flushes);
 static DEFINE_PER_CPU(unsigned long, ts_fence_waits);
 static unsigned long ts_skipped; /* the patcher's, under text_mutex */
 
@@ -95,9 +104,54 @@ static void ts_kernel_cpus(struct cpumask *cpus)
 
 void text_sync_targets(struct cpumask *cpus)
 {
-	WRITE_ONCE(text_sync_gen, text_sync_gen + 2);
-	smp_mb(); /* the generation before the states (step 3) */
+	/* A locked add: also the barrier of step 3 (before the states). */
+	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
 	ts_kernel_cpus(cpus);
+}
+
+/*
+ * The kernel's mappings changed (a kernel TLB shootdown): the other
+ * online CPUs in the kernel, to flush now. The others flush their whole
+ * TLB on their way back in, before they can touch a mapping that may
+ * have changed: the same handshake as a sync round's, with the TLB
+ * generation moved first. Preemption off.
+ */
+void text_sync_tlb_targets(struct cpumask *cpus)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	__atomic_add_fetch(&text_sync_tlb_gen, 1, __ATOMIC_SEQ_CST);
+	/* Even to even: no fence; locked, a barrier before the states. */
+	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
+	cpumask_clear(cpus);
+	for_each_online_cpu(cpu) {
+		if (cpu == self)
+			continue;
+		if (text_sync_state(cpu) == CT_KERNEL)
+			cpumask_set_cpu(cpu, cpus);
+		else
+			this_cpu_inc(ts_tlb_deferred);
+	}
+}
+
+/* On entry, the generation moved: flush if the kernel's mappings did. */
+static void ts_enter_tlb(void)
+{
+	unsigned int tlb = READ_ONCE(text_sync_tlb_gen);
+	unsigned long cr4;
+
+	if (tlb == this_cpu_read(text_sync_cpu_tlb_gen))
+		return;
+	this_cpu_write(text_sync_cpu_tlb_gen, tlb);
+	/* Toggling CR4.PGE drops every entry, global ones too. */
+	cr4 = read_cr4();
+	if (cr4 & X86_CR4_PGE) {
+		write_cr4(cr4 & ~X86_CR4_PGE);
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+	this_cpu_inc(ts_tlb_flushes);
 }
 
 void text_sync_park_begin(struct cpumask *cpus)
@@ -105,8 +159,8 @@ void text_sync_park_begin(struct cpumask *cpus)
 	unsigned int cpu;
 
 	WRITE_ONCE(text_sync_patcher, smp_processor_id());
-	WRITE_ONCE(text_sync_gen, text_sync_gen + 1); /* odd: the fence */
-	smp_mb();
+	/* Odd: the fence; a locked add, a barrier before the states. */
+	__atomic_add_fetch(&text_sync_gen, 1, __ATOMIC_SEQ_CST);
 	ts_kernel_cpus(cpus);
 	for_each_cpu(cpu, cpus) {
 		WRITE_ONCE(per_cpu(text_sync_ipi, cpu), 1);
@@ -129,7 +183,7 @@ void text_sync_park_end(const struct cpumask *cpus)
 	unsigned int cpu;
 
 	/* Down first: an NMI here must not wait for its own CPU. */
-	smp_store_release(&text_sync_gen, text_sync_gen + 1); /* even */
+	__atomic_add_fetch(&text_sync_gen, 1, __ATOMIC_SEQ_CST); /* even */
 	WRITE_ONCE(text_sync_patcher, -1);
 	for_each_cpu(cpu, cpus)
 		while (smp_load_acquire(&per_cpu(text_sync_slot, cpu)) !=
@@ -198,6 +252,7 @@ void __text_sync_enter(void)
 
 	if (gen & 1)
 		gen = ts_fence_wait();
+	ts_enter_tlb();
 	sync_core();
 	this_cpu_write(text_sync_cpu_gen, gen);
 	this_cpu_inc(ts_entry_syncs);
@@ -210,6 +265,7 @@ void __text_sync_nmi_enter(void)
 
 	if ((gen & 1) && READ_ONCE(text_sync_patcher) != smp_processor_id())
 		gen = ts_fence_wait();
+	ts_enter_tlb();
 	sync_core();
 	this_cpu_write(text_sync_cpu_gen, gen);
 	this_cpu_inc(ts_entry_syncs);
@@ -236,6 +292,8 @@ struct text_sync_stats text_sync_get_stats(void)
 	for_each_possible_cpu(cpu) {
 		s.entry_syncs += READ_ONCE(per_cpu(ts_entry_syncs, cpu));
 		s.fence_waits += READ_ONCE(per_cpu(ts_fence_waits, cpu));
+		s.tlb_deferred += READ_ONCE(per_cpu(ts_tlb_deferred, cpu));
+		s.tlb_flushes += READ_ONCE(per_cpu(ts_tlb_flushes, cpu));
 	}
 	return s;
 }

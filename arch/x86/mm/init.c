@@ -29,6 +29,7 @@
 #include <asm/pgtable.h>
 #include <asm/processor.h>
 #include <asm/setup.h>
+#include <asm/text-sync.h>
 
 #define IOREMAP_START 0xffffc90000000000UL
 #define IOREMAP_SIZE (1UL << 30)
@@ -175,13 +176,25 @@ static noinline void flush_tlb_here(smp_call_func_t fn, void *info)
 	local_irq_restore(flags);
 }
 
-/* fn on this CPU alone, or on every CPU. */
+/*
+ * fn on this CPU alone, or on this one and every other CPU in the
+ * kernel: one that is idle or in user mode touches no mapping that may
+ * change until it comes back in, and then flushes its whole TLB first
+ * (text_sync_tlb_targets(), <asm/text-sync.h>).
+ */
 static void flush_tlb_everywhere(smp_call_func_t fn, void *info)
 {
-	if (static_branch_unlikely(&flush_tlb_alone))
+	struct cpumask cpus;
+
+	if (static_branch_unlikely(&flush_tlb_alone)) {
 		flush_tlb_here(fn, info);
-	else
-		on_each_cpu(fn, info, 1);
+		return;
+	}
+	preempt_disable();
+	text_sync_tlb_targets(&cpus);
+	smp_call_function_many(&cpus, fn, info, 1);
+	flush_tlb_here(fn, info);
+	preempt_enable();
 }
 
 /* Every CPU runs on these tables, so every CPU forgets the old entries. */

@@ -7,10 +7,13 @@
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <asm/fixmap.h>
 #include <asm/pgtable.h>
 #include <asm/processor.h>
+#include <asm/text-sync.h>
 #include <kunit/test.h>
 
 static int paging_test_ro_after_init __ro_after_init = 42;
@@ -120,6 +123,69 @@ static void paging_test_fixmap_alias(struct kunit *test)
 	free_frame(pa);
 }
 
+/*
+ * A CPU that is idle when a kernel mapping changes is not interrupted: it
+ * flushes its whole TLB when it comes back into the kernel, before it can
+ * read through the mapping (<asm/text-sync.h>). Another CPU reads the
+ * fixmap slot, so that its TLB maps it to frame A, and goes idle; the slot
+ * moves to frame B and is flushed on every CPU; that CPU then reads B, not
+ * A. Tried until one such flush skipped a CPU.
+ */
+static u8 paging_test_read;
+
+static void paging_test_read_slot(void *va)
+{
+	WRITE_ONCE(paging_test_read, *(volatile u8 *)va);
+}
+
+static bool paging_test_wait_idle(unsigned int cpu)
+{
+	u64 deadline = ktime_get_ns() + 100 * NSEC_PER_MSEC;
+
+	while (text_sync_state(cpu) != CT_IDLE)
+		if (ktime_get_ns() > deadline)
+			return false;
+	return true;
+}
+
+static void paging_test_idle_cpu_flushes_on_entry(struct kunit *test)
+{
+	phys_addr_t a = alloc_zeroed_frame(), b = alloc_zeroed_frame();
+	unsigned long va = fix_to_virt(FIX_TEST), deferred = 0;
+	unsigned int cpu, other = NR_CPUS, tries, wrong = 0;
+	struct text_sync_stats s0;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			other = cpu;
+	if (other == NR_CPUS)
+		kunit_skip(test, "needs a second CPU, idle");
+	KUNIT_ASSERT_TRUE(test, a && b);
+	*(u8 *)__va(a) = 0xaa;
+	*(u8 *)__va(b) = 0xbb;
+	for (tries = 0; tries < 20 && !deferred; tries++) {
+		set_fixmap(FIX_TEST, a);
+		flush_tlb_kernel_range(va, va + PAGE_SIZE);
+		smp_call_function_single(other, paging_test_read_slot,
+					 (void *)va, 1);
+		wrong += READ_ONCE(paging_test_read) != 0xaa;
+		paging_test_wait_idle(other);
+		s0 = text_sync_get_stats();
+		set_fixmap(FIX_TEST, b);
+		flush_tlb_kernel_range(va, va + PAGE_SIZE);
+		deferred = text_sync_get_stats().tlb_deferred - s0.tlb_deferred;
+		smp_call_function_single(other, paging_test_read_slot,
+					 (void *)va, 1);
+		wrong += READ_ONCE(paging_test_read) != 0xbb;
+	}
+	clear_fixmap(FIX_TEST);
+	flush_tlb_kernel_range(va, va + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
+	KUNIT_EXPECT_GT(test, deferred, 0UL);
+	free_frame(a);
+	free_frame(b);
+}
+
 static void paging_test_symbolize(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, kallsyms_lookup_name("paging_test_text_fn"),
@@ -140,6 +206,7 @@ static struct kunit_case paging_test_cases[] = {
 	KUNIT_CASE(paging_test_init_freed),
 	KUNIT_CASE(paging_test_unmapped_read),
 	KUNIT_CASE(paging_test_fixmap_alias),
+	KUNIT_CASE(paging_test_idle_cpu_flushes_on_entry),
 	KUNIT_CASE(paging_test_symbolize),
 	{}
 };

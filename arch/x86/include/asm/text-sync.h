@@ -124,6 +124,9 @@ static inline int text_sync_state(unsigned int cpu)
  */
 void text_sync_targets(struct cpumask *cpus);
 void text_sync_park_begin(struct cpumask *cpus);
+/* A kernel TLB shootdown's targets: the other CPUs in the kernel. */
+extern unsigned int text_sync_tlb_gen;
+void text_sync_tlb_targets(struct cpumask *cpus);
 void text_sync_park_wait(const struct cpumask *cpus);
 void text_sync_park_end(const struct cpumask *cpus);
 /* In the park IPI: parks this CPU if it is expected and not parked yet. */
@@ -134,6 +137,8 @@ struct text_sync_stats {
 	unsigned long entry_syncs; /* entries that found the generation moved */
 	unsigned long fence_waits; /* entries that waited at a park's fence */
 	unsigned long skipped; /* CPUs a round did not interrupt */
+	unsigned long tlb_deferred; /* CPUs a TLB shootdown did not interrupt */
+	unsigned long tlb_flushes; /* entries that flushed for them */
 };
 struct text_sync_stats text_sync_get_stats(void);
 
