@@ -437,6 +437,13 @@ static int health(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 3 ? 0 : 3;
 }
 
+/*
+ * A worker's 200 calls take some 80 ms (QEMU's TCG, a quiet host), five
+ * times that on a loaded one; a worker still there after this is blocked
+ * in a call (most seeds have one) and is killed.
+ */
+#define WORKER_BUDGET_MS 600
+
 static int fuzz(uint64_t seed, long total)
 {
 	long done = 0, per = 200;
@@ -446,7 +453,7 @@ static int fuzz(uint64_t seed, long total)
 	while (done < total) {
 		long n = total - done < per ? total - done : per;
 
-		st = run_worker(seed + workers, n, 2000);
+		st = run_worker(seed + workers, n, WORKER_BUDGET_MS);
 		workers++;
 		done += n;
 		if (st < 0)
