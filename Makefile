@@ -123,6 +123,10 @@ KBUILD_CFLAGS := -std=gnu11 -ffreestanding -O2 -g -pipe \
 		 -fno-delete-null-pointer-checks -fcf-protection=none \
 		 -fno-jump-tables
 
+ifeq ($(CONFIG_DEBUG_INFO_REDUCED),y)
+KBUILD_CFLAGS += -fno-var-tracking
+endif
+
 KBUILD_AFLAGS := -D__ASSEMBLY__ -g
 
 KBUILD_LDFLAGS := -m elf_x86_64 -nostdlib -z max-page-size=0x1000 \

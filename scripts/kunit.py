@@ -855,8 +855,15 @@ def print_progress(job, index, total):
 
 def write_times(path, jobs, records):
     """The time table as JSON, read back as the next run's estimates."""
-    data = {'jobs': {job.name: round(job.elapsed, 2) for job in jobs
-                     if job.start is not None and job.end is not None},
+    timed = [job for job in jobs
+             if job.start is not None and job.end is not None]
+    t0 = min((job.start for job in timed), default=0.0)
+    data = {'jobs': {job.name: round(job.elapsed, 2) for job in timed},
+            # When each job ran, from the first start, and the cores it
+            # held: where the run waited (a core idle, a chain in line).
+            'timeline': {job.name: [round(job.start - t0, 1),
+                                    round(job.end - t0, 1), job.cores]
+                         for job in timed},
             'suites': {f'{r.name}.{s}': round(t, 2) for r in records
                        for s, t in r.suite_times.items()},
             'suite_cpu': {f'{r.name}.{s}': round(t, 2) for r in records
