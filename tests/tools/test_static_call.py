@@ -10,7 +10,8 @@
 - that M= build, copied to a directory outside the tree and put on an ISO
   with EXTRA_MODULES, boots on 4 CPUs: insmod at the console runs its
   suite, every case passes, with callers on every CPU during the updates
-  (tests/static_call_oot_session.json), calls lists its calls, rmmod
+  (tests/static_call_oot_session.json; 100 of them, insmod's updates=,
+  where the in-tree suite's SMP case makes 400), calls lists its calls, rmmod
   unloads it; then the second suite of the same API, a module using the
   static calls another module exports (static_call_api_mod_test.c over
   sca_provider.c, whose init is a selftest from __init code);
