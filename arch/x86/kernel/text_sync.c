@@ -10,8 +10,8 @@
  *
  *   patcher, each round             a CPU entering the kernel
  *   1. write the pass's bytes       a. state = CT_KERNEL (xchg: a barrier)
- *   2. text_sync_gen += 2           b. read text_sync_gen; if it is not
- *   3. smp_mb()                        the one this CPU saw last time it
+ *   2. text_sync_gen += 2, locked   b. read text_sync_gen; if it is not
+ *   3. (the locked add: a barrier)     the one this CPU saw last time it
  *   4. read every CPU's state and      serialized: serialize, remember it
  *      interrupt those in the kernel c. go on: only now any patchable site
  *
@@ -22,6 +22,13 @@
  * (the references are armed for every CPU) and the later rounds, which
  * see it in the kernel. A CPU leaves (state = CT_IDLE or CT_USER) only
  * once it will run no more kernel text before the hlt, sysretq or iretq.
+ *
+ * A kernel TLB shootdown (arch/x86/mm/init.c) takes the same way, and so
+ * the generation has a second writer, outside text_mutex: every update
+ * of it is a locked add, and the shootdown adds 2, which keeps a raised
+ * fence raised. It moves text_sync_tlb_gen first; an entering CPU that
+ * finds the generation moved also flushes its whole TLB in b if the TLB
+ * generation moved since its last flush (ts_enter_tlb()).
  *
  * Under QEMU's TCG the batch's last write is made with the other CPUs
  * parked (text_patch.c, step 4), so that no CPU is translating a site
