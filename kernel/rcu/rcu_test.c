@@ -112,15 +112,11 @@ static int rt_long_reader(void *unused)
 	return 0;
 }
 
-static void rcu_test_waits_for_reader(struct kunit *test)
+/* Once a reader has started: synchronize_rcu() returns after its end. */
+static void rt_expect_sync_waits(struct kunit *test)
 {
-	struct task_struct *r;
 	bool ok;
 
-	rt_in_reader = rt_reader_done = 0;
-	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
-			       "rcu_reader");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
 	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
 	ok = rt_call_bounded(synchronize_rcu, RT_WAIT_MS);
 	KUNIT_EXPECT_TRUE(test, ok);
@@ -128,6 +124,17 @@ static void rcu_test_waits_for_reader(struct kunit *test)
 	if (ok)
 		KUNIT_EXPECT_EQ(test, READ_ONCE(rt_reader_done), 1);
 	kunit_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
+}
+
+static void rcu_test_waits_for_reader(struct kunit *test)
+{
+	struct task_struct *r;
+
+	rt_in_reader = rt_reader_done = 0;
+	r = kthread_run_on_cpu(rt_long_reader, NULL, rt_other_cpu(),
+			       "rcu_reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r));
+	rt_expect_sync_waits(test);
 	kthread_stop(r);
 }
 
@@ -417,20 +424,13 @@ static void rt_timer_reader(struct timer_list *t)
 
 static void rcu_test_waits_for_reader_from_idle(struct kunit *test)
 {
-	bool ok;
-
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs a second CPU, idle");
 	rt_in_reader = rt_reader_done = 0;
 	timer_setup(&rt_timer, rt_timer_reader, 0);
 	rt_timer.expires = jiffies + 2;
 	add_timer_on(&rt_timer, rt_other_cpu());
-	KUNIT_EXPECT_TRUE(test, kunit_wait_eq(&rt_in_reader, 1, RT_WAIT_MS));
-	ok = rt_call_bounded(synchronize_rcu, RT_WAIT_MS);
-	KUNIT_EXPECT_TRUE(test, ok);
-	if (ok)
-		KUNIT_EXPECT_EQ(test, READ_ONCE(rt_reader_done), 1);
-	kunit_wait_eq(&rt_reader_done, 1, RT_WAIT_MS);
+	rt_expect_sync_waits(test);
 	del_timer_sync(&rt_timer);
 }
 

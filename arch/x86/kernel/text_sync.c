@@ -93,10 +93,10 @@ static DEFINE_PER_CPU(unsigned long, ts_tlb_flushes);
 static DEFINE_PER_CPU(unsigned long, ts_fence_waits);
 static unsigned long ts_skipped; /* the patcher's, under text_mutex */
 
-/* Step 4: the other online CPUs in the kernel, now. */
-static void ts_kernel_cpus(struct cpumask *cpus)
+/* Step 4: the other online CPUs in the kernel, now; how many are not. */
+static unsigned int ts_kernel_cpus(struct cpumask *cpus)
 {
-	unsigned int cpu, self = smp_processor_id();
+	unsigned int cpu, self = smp_processor_id(), skipped = 0;
 
 	cpumask_clear(cpus);
 	for_each_online_cpu(cpu) {
@@ -105,15 +105,16 @@ static void ts_kernel_cpus(struct cpumask *cpus)
 		if (text_sync_state(cpu) == CT_KERNEL)
 			cpumask_set_cpu(cpu, cpus);
 		else
-			ts_skipped++;
+			skipped++;
 	}
+	return skipped;
 }
 
 void text_sync_targets(struct cpumask *cpus)
 {
 	/* A locked add: also the barrier of step 3 (before the states). */
 	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
-	ts_kernel_cpus(cpus);
+	ts_skipped += ts_kernel_cpus(cpus);
 }
 
 /*
@@ -125,20 +126,10 @@ void text_sync_targets(struct cpumask *cpus)
  */
 void text_sync_tlb_targets(struct cpumask *cpus)
 {
-	unsigned int cpu, self = smp_processor_id();
-
 	__atomic_add_fetch(&text_sync_tlb_gen, 1, __ATOMIC_SEQ_CST);
 	/* Even to even: no fence; locked, a barrier before the states. */
 	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
-	cpumask_clear(cpus);
-	for_each_online_cpu(cpu) {
-		if (cpu == self)
-			continue;
-		if (text_sync_state(cpu) == CT_KERNEL)
-			cpumask_set_cpu(cpu, cpus);
-		else
-			this_cpu_inc(ts_tlb_deferred);
-	}
+	this_cpu_add(ts_tlb_deferred, ts_kernel_cpus(cpus));
 }
 
 /* On entry, the generation moved: flush if the kernel's mappings did. */
@@ -168,7 +159,7 @@ void text_sync_park_begin(struct cpumask *cpus)
 	WRITE_ONCE(text_sync_patcher, smp_processor_id());
 	/* Odd: the fence; a locked add, a barrier before the states. */
 	__atomic_add_fetch(&text_sync_gen, 1, __ATOMIC_SEQ_CST);
-	ts_kernel_cpus(cpus);
+	ts_skipped += ts_kernel_cpus(cpus);
 	for_each_cpu(cpu, cpus) {
 		WRITE_ONCE(per_cpu(text_sync_ipi, cpu), 1);
 		WRITE_ONCE(per_cpu(text_sync_slot, cpu), TS_SLOT_WANTED);
