@@ -14,7 +14,10 @@
 # caught, by the checks or by the engine's own check of a site's old bytes
 # (a panic, or an update or queued batch refused with -EINVAL, whichever
 # thread meets the site first): a fuzzer whose checks cannot fail proves
-# nothing.
+# nothing. About one such run in twenty loses a write no check can see
+# (its site's module unloaded before any check reads it; the threads'
+# order decides), so the lost write is tried at up to three places: checks
+# that work miss all three about once in 8,000 runs, broken ones always.
 set -u
 dir=$1
 shift
@@ -25,13 +28,20 @@ if [ "${1:-}" = --seeds ]; then
 fi
 planted=$dir/planted-bug.log
 caught='^fuzz-engine: FAIL: .* holds |refusing to patch .*: unexpected instruction|^fuzz-engine: FAIL: .* returned -22$'
-if "$dir/fuzz-engine-asan" --ops 20000 --seed 1 --drop-write 300 >"$planted" 2>&1 ||
-   ! grep -Eq "$caught" "$planted"; then
+found=
+for drop in 300 500 700; do
+	if ! "$dir/fuzz-engine-asan" --ops 20000 --seed 1 --drop-write $drop \
+		>"$planted" 2>&1 && grep -Eq "$caught" "$planted"; then
+		found=$drop
+		break
+	fi
+done
+if [ -z "$found" ]; then
 	tail -n 20 "$planted" >&2
-	echo "fuzz-engine: a lost write (--drop-write 300) went unnoticed: the checks are broken ($planted)" >&2
+	echo "fuzz-engine: a lost write (--drop-write 300, 500 and 700) went unnoticed: the checks are broken ($planted)" >&2
 	exit 1
 fi
-echo "  a write lost on purpose: caught: $(grep -Em1 "$caught" "$planted" | cut -c1-110)"
+echo "  a write lost on purpose (--drop-write $found): caught: $(grep -Em1 "$caught" "$planted" | cut -c1-90)"
 for build in tsan asan; do
 	for seed in $seeds; do
 		bin=$dir/fuzz-engine-$build
