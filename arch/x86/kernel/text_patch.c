@@ -377,8 +377,8 @@ static void text_poke_sync(void)
 {
 	struct cpumask cpus;
 
-	text_sync_targets(&cpus);
-	smp_call_function_many(&cpus, do_sync_core, NULL, 1);
+	if (text_sync_targets(&cpus))
+		smp_call_function_many(&cpus, do_sync_core, NULL, 1);
 	text_poke_stats.sync_rounds++;
 }
 
@@ -405,8 +405,8 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 	struct cpumask cpus;
 
 	__trace_call_outline(text_poke_sync_begin, TP_ROUND, 1);
-	text_sync_park_begin(&cpus);
-	smp_call_function_many(&cpus, do_park, NULL, 0);
+	if (text_sync_park_begin(&cpus))
+		smp_call_function_many(&cpus, do_park, NULL, 0);
 	text_sync_park_wait(&cpus);
 	text_poke_pass(alias, vec, nr, TP_FIRST);
 	text_sync_park_end(&cpus);

@@ -93,28 +93,34 @@ static DEFINE_PER_CPU(unsigned long, ts_tlb_flushes);
 static DEFINE_PER_CPU(unsigned long, ts_fence_waits);
 static unsigned long ts_skipped; /* the patcher's, under text_mutex */
 
-/* Step 4: the other online CPUs in the kernel, now; how many are not. */
-static unsigned int ts_kernel_cpus(struct cpumask *cpus)
+/*
+ * Step 4: the other online CPUs in the kernel, now, and how many; those
+ * that are not are counted in *skipped.
+ */
+static unsigned int ts_kernel_cpus(struct cpumask *cpus,
+				   unsigned long *skipped)
 {
-	unsigned int cpu, self = smp_processor_id(), skipped = 0;
+	unsigned int cpu, self = smp_processor_id(), n = 0;
 
 	cpumask_clear(cpus);
 	for_each_online_cpu(cpu) {
 		if (cpu == self)
 			continue;
-		if (text_sync_state(cpu) == CT_KERNEL)
+		if (text_sync_state(cpu) == CT_KERNEL) {
 			cpumask_set_cpu(cpu, cpus);
-		else
-			skipped++;
+			n++;
+		} else {
+			(*skipped)++;
+		}
 	}
-	return skipped;
+	return n;
 }
 
-void text_sync_targets(struct cpumask *cpus)
+unsigned int text_sync_targets(struct cpumask *cpus)
 {
 	/* A locked add: also the barrier of step 3 (before the states). */
 	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
-	ts_skipped += ts_kernel_cpus(cpus);
+	return ts_kernel_cpus(cpus, &ts_skipped);
 }
 
 /*
@@ -124,12 +130,12 @@ void text_sync_targets(struct cpumask *cpus)
  * have changed: the same handshake as a sync round's, with the TLB
  * generation moved first. Preemption off.
  */
-void text_sync_tlb_targets(struct cpumask *cpus)
+unsigned int text_sync_tlb_targets(struct cpumask *cpus)
 {
 	__atomic_add_fetch(&text_sync_tlb_gen, 1, __ATOMIC_SEQ_CST);
 	/* Even to even: no fence; locked, a barrier before the states. */
 	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);
-	this_cpu_add(ts_tlb_deferred, ts_kernel_cpus(cpus));
+	return ts_kernel_cpus(cpus, this_cpu_ptr(&ts_tlb_deferred));
 }
 
 /* On entry, the generation moved: flush if the kernel's mappings did. */
@@ -152,18 +158,19 @@ static void ts_enter_tlb(void)
 	this_cpu_inc(ts_tlb_flushes);
 }
 
-void text_sync_park_begin(struct cpumask *cpus)
+unsigned int text_sync_park_begin(struct cpumask *cpus)
 {
-	unsigned int cpu;
+	unsigned int cpu, n;
 
 	WRITE_ONCE(text_sync_patcher, smp_processor_id());
 	/* Odd: the fence; a locked add, a barrier before the states. */
 	__atomic_add_fetch(&text_sync_gen, 1, __ATOMIC_SEQ_CST);
-	ts_skipped += ts_kernel_cpus(cpus);
+	n = ts_kernel_cpus(cpus, &ts_skipped);
 	for_each_cpu(cpu, cpus) {
 		WRITE_ONCE(per_cpu(text_sync_ipi, cpu), 1);
 		WRITE_ONCE(per_cpu(text_sync_slot, cpu), TS_SLOT_WANTED);
 	}
+	return n;
 }
 
 void text_sync_park_wait(const struct cpumask *cpus)

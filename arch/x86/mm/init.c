@@ -191,8 +191,8 @@ static void flush_tlb_everywhere(smp_call_func_t fn, void *info)
 		return;
 	}
 	preempt_disable();
-	text_sync_tlb_targets(&cpus);
-	smp_call_function_many(&cpus, fn, info, 1);
+	if (text_sync_tlb_targets(&cpus))
+		smp_call_function_many(&cpus, fn, info, 1);
 	flush_tlb_here(fn, info);
 	preempt_enable();
 }

@@ -114,19 +114,20 @@ static inline int text_sync_state(unsigned int cpu)
  * The patcher's side (arch/x86/kernel/text_patch.c, text_mutex held,
  * preemption off). A plain round: text_sync_targets() moves the
  * generation and fills @cpus with the other online CPUs in the kernel,
- * the ones to interrupt. A parked round: text_sync_park_begin() raises
- * the fence (an odd generation: a CPU entering the kernel waits at it)
- * and fills @cpus likewise; the patcher sends them the park IPI
+ * the ones to interrupt, and returns how many (0: no IPI to send). A
+ * parked round: text_sync_park_begin() raises the fence (an odd
+ * generation: a CPU entering the kernel waits at it) and fills @cpus
+ * likewise (the same count); the patcher sends them the park IPI
  * (text_sync_park_here()), waits for them with text_sync_park_wait(),
  * writes, and text_sync_park_end() lowers the fence and waits until
  * every parked CPU has left and every park IPI has run (an NMI may park
  * a CPU before the IPI gets in, see text_sync.c).
  */
-void text_sync_targets(struct cpumask *cpus);
-void text_sync_park_begin(struct cpumask *cpus);
+unsigned int text_sync_targets(struct cpumask *cpus);
+unsigned int text_sync_park_begin(struct cpumask *cpus);
 /* A kernel TLB shootdown's targets: the other CPUs in the kernel. */
 extern unsigned int text_sync_tlb_gen;
-void text_sync_tlb_targets(struct cpumask *cpus);
+unsigned int text_sync_tlb_targets(struct cpumask *cpus);
 void text_sync_park_wait(const struct cpumask *cpus);
 void text_sync_park_end(const struct cpumask *cpus);
 /* In the park IPI: parks this CPU if it is expected and not parked yet. */
