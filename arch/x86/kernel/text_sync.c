@@ -100,19 +100,23 @@ static unsigned long ts_skipped; /* the patcher's, under text_mutex */
 static unsigned int ts_kernel_cpus(struct cpumask *cpus,
 				   unsigned long *skipped)
 {
-	unsigned int cpu, self = smp_processor_id(), n = 0;
+	unsigned long others, in = 0;
+	unsigned int cpu, n = 0;
 
-	cpumask_clear(cpus);
-	for_each_online_cpu(cpu) {
-		if (cpu == self)
-			continue;
+	/* One word of CPUs: the others' bits, taken one at a time. */
+	BUILD_BUG_ON(NR_CPUS > BITS_PER_LONG);
+	others = READ_ONCE(cpu_online_mask->bits[0]) &
+		 ~(1UL << smp_processor_id());
+	for (; others; others &= others - 1) {
+		cpu = __builtin_ctzl(others);
 		if (text_sync_state(cpu) == CT_KERNEL) {
-			cpumask_set_cpu(cpu, cpus);
+			in |= 1UL << cpu;
 			n++;
 		} else {
 			(*skipped)++;
 		}
 	}
+	cpus->bits[0] = in;
 	return n;
 }
 
