@@ -81,8 +81,8 @@ static DEFINE_PER_CPU(int, text_sync_slot);
 static DEFINE_PER_CPU(int, text_sync_ipi);
 
 /*
- * Moved by each kernel TLB shootdown that skipped a CPU; the value each
- * CPU flushed at last.
+ * Moved by each kernel TLB shootdown (before it knows whether it skips a
+ * CPU); the value each CPU flushed at last.
  */
 unsigned int text_sync_tlb_gen;
 static DEFINE_PER_CPU(unsigned int, text_sync_cpu_tlb_gen);
@@ -146,19 +146,11 @@ unsigned int text_sync_tlb_targets(struct cpumask *cpus)
 static void ts_enter_tlb(void)
 {
 	unsigned int tlb = READ_ONCE(text_sync_tlb_gen);
-	unsigned long cr4;
 
 	if (tlb == this_cpu_read(text_sync_cpu_tlb_gen))
 		return;
 	this_cpu_write(text_sync_cpu_tlb_gen, tlb);
-	/* Toggling CR4.PGE drops every entry, global ones too. */
-	cr4 = read_cr4();
-	if (cr4 & X86_CR4_PGE) {
-		write_cr4(cr4 & ~X86_CR4_PGE);
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
+	flush_tlb_local_all();
 	this_cpu_inc(ts_tlb_flushes);
 }
 

@@ -207,15 +207,7 @@ void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 
 static void do_flush_tlb_all(void *unused)
 {
-	unsigned long cr4 = read_cr4();
-
-	/* Toggling CR4.PGE drops global entries too; a CR3 write the rest. */
-	if (cr4 & X86_CR4_PGE) {
-		write_cr4(cr4 & ~X86_CR4_PGE);
-		write_cr4(cr4);
-	} else {
-		write_cr3(read_cr3());
-	}
+	flush_tlb_local_all();
 }
 
 void flush_tlb_all(void)

@@ -113,6 +113,20 @@ static inline void invlpg(unsigned long va)
 	asm volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 
+/* Drops every entry of this CPU's TLB, global ones too. */
+static inline void flush_tlb_local_all(void)
+{
+	unsigned long cr4 = read_cr4();
+
+	/* Toggling CR4.PGE drops global entries too; a CR3 write the rest. */
+	if (cr4 & X86_CR4_PGE) {
+		write_cr4(cr4 & ~X86_CR4_PGE);
+		write_cr4(cr4);
+	} else {
+		write_cr3(read_cr3());
+	}
+}
+
 /* Serializes the instruction stream: what a CPU must do after text changed. */
 static inline void sync_core(void)
 {
