@@ -59,15 +59,19 @@ static atomic_t rcu_cpus_left;
 static struct task_struct *rcu_gp_task;
 static struct rcu_stats rcu_stats;
 
-/* Step 2: this CPU passed a quiescent state (any context). */
-void rcu_report_qs(void)
+/* A CPU's report: its flag goes 1 -> 0 once; the last one wakes rcu_gp. */
+static inline void rcu_report_qs_of(int *pending)
 {
-	int *pending = this_cpu_ptr(&rcu_qs_pending);
-
 	if (!__atomic_exchange_n(pending, 0, __ATOMIC_SEQ_CST))
 		return;
 	if (atomic_dec_and_test(&rcu_cpus_left))
 		wake_up_process(rcu_gp_task);
+}
+
+/* Step 2: this CPU passed a quiescent state (any context). */
+void rcu_report_qs(void)
+{
+	rcu_report_qs_of(this_cpu_ptr(&rcu_qs_pending));
 }
 EXPORT_SYMBOL_GPL(rcu_report_qs);
 
@@ -84,10 +88,7 @@ static bool rcu_report_qs_eqs(unsigned int cpu)
 {
 	if (text_sync_state(cpu) == CT_KERNEL)
 		return false;
-	if (__atomic_exchange_n(&per_cpu(rcu_qs_pending, cpu), 0,
-				__ATOMIC_SEQ_CST) &&
-	    atomic_dec_and_test(&rcu_cpus_left))
-		wake_up_process(rcu_gp_task);
+	rcu_report_qs_of(&per_cpu(rcu_qs_pending, cpu));
 	rcu_stats.eqs_reports++;
 	return true;
 }
