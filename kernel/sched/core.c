@@ -110,17 +110,28 @@ static int __init sched_spread_init(void)
 }
 late_initcall(sched_spread_init);
 
-static void rq_lock(struct rq *rq, unsigned long *flags)
+/* The run-queue lock with interrupts already off (__schedule()). */
+static void __rq_lock(struct rq *rq)
 {
-	local_irq_save(*flags);
 	preempt_count_add(1);
 	do_raw_spin_lock(&rq->lock);
 }
 
-static void rq_unlock(struct rq *rq, unsigned long flags)
+static void __rq_unlock(struct rq *rq)
 {
 	do_raw_spin_unlock(&rq->lock);
 	preempt_count_sub(1);
+}
+
+static void rq_lock(struct rq *rq, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	__rq_lock(rq);
+}
+
+static void rq_unlock(struct rq *rq, unsigned long flags)
+{
+	__rq_unlock(rq);
 	local_irq_restore(flags);
 }
 
@@ -406,8 +417,7 @@ static void sched_push_pushed(struct rq *rq)
 __visible void schedule_tail(struct task_struct *prev)
 {
 	finish_task_switch(prev);
-	do_raw_spin_unlock(&cpu_rq(smp_processor_id())->lock);
-	preempt_count_sub(1);
+	__rq_unlock(cpu_rq(smp_processor_id()));
 	local_irq_enable();
 }
 
@@ -420,7 +430,7 @@ __visible void schedule_tail(struct task_struct *prev)
 static void __schedule(bool preempt)
 {
 	struct task_struct *prev = current, *next;
-	unsigned long irqs, flags;
+	unsigned long irqs;
 	struct rq *rq;
 	long prev_state;
 
@@ -433,7 +443,7 @@ static void __schedule(bool preempt)
 	local_irq_save(irqs);
 	rcu_note_context_switch();
 	rq = this_cpu_ptr(&runqueues);
-	rq_lock(rq, &flags);
+	__rq_lock(rq);
 	this_cpu_write(sched_need_resched, 0);
 	preempt_clear_need_resched();
 	schedstat_inc(rq->schedstats.sched_count);
@@ -467,7 +477,7 @@ static void __schedule(bool preempt)
 	} else if (!(prev->flags & PF_IDLE)) {
 		prev->nivcsw--; /* picked again: no switch */
 	}
-	rq_unlock(rq, flags);
+	__rq_unlock(rq);
 	local_irq_restore(irqs);
 }
 
