@@ -129,7 +129,8 @@ static void paging_test_fixmap_alias(struct kunit *test)
  * read through the mapping (<asm/text-sync.h>). Another CPU reads the
  * fixmap slot, so that its TLB maps it to frame A, and goes idle; the slot
  * moves to frame B and is flushed on every CPU; that CPU then reads B, not
- * A. Tried until one such flush skipped a CPU.
+ * A. Tried until one such flush skipped every other CPU, that one among
+ * them (the count is of all CPUs skipped), or 20 times.
  */
 static u8 paging_test_read;
 
@@ -138,20 +139,20 @@ static void paging_test_read_slot(void *va)
 	WRITE_ONCE(paging_test_read, *(volatile u8 *)va);
 }
 
-static bool paging_test_wait_idle(unsigned int cpu)
+/* Until cpu is idle, or 100 ms pass. */
+static void paging_test_wait_idle(unsigned int cpu)
 {
 	u64 deadline = ktime_get_ns() + 100 * NSEC_PER_MSEC;
 
-	while (text_sync_state(cpu) != CT_IDLE)
-		if (ktime_get_ns() > deadline)
-			return false;
-	return true;
+	while (text_sync_state(cpu) != CT_IDLE && ktime_get_ns() < deadline)
+		cpu_relax();
 }
 
 static void paging_test_idle_cpu_flushes_on_entry(struct kunit *test)
 {
 	phys_addr_t a = alloc_zeroed_frame(), b = alloc_zeroed_frame();
 	unsigned long va = fix_to_virt(FIX_TEST), deferred = 0;
+	unsigned long others = num_online_cpus() - 1;
 	unsigned int cpu, other = NR_CPUS, tries, wrong = 0;
 	struct text_sync_stats s0;
 
@@ -163,7 +164,7 @@ static void paging_test_idle_cpu_flushes_on_entry(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, a && b);
 	*(u8 *)__va(a) = 0xaa;
 	*(u8 *)__va(b) = 0xbb;
-	for (tries = 0; tries < 20 && !deferred; tries++) {
+	for (tries = 0; tries < 20 && deferred < others; tries++) {
 		set_fixmap(FIX_TEST, a);
 		flush_tlb_kernel_range(va, va + PAGE_SIZE);
 		smp_call_function_single(other, paging_test_read_slot,
