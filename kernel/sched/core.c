@@ -571,7 +571,8 @@ void preempt_schedule_irq(void)
  * sleeping task moved) or while p is in flight between two queues (see
  * sched_push_task()), so it is checked again once the lock is held.
  */
-static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
+static inline struct rq *task_rq_lock(struct task_struct *p,
+				      unsigned long *flags)
 {
 	for (;;) {
 		unsigned int cpu = READ_ONCE(p->cpu);
