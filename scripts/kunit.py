@@ -758,6 +758,7 @@ class PlanRun:
         self.log_path = cfg.build_dir / 'run.log'
         self.outcome = None
         self.build_time = 0.0
+        self.job = None     # its build's job: make -j the cores it got
 
     def _logged(self, mode, fn):
         self.cfg.build_dir.mkdir(parents=True, exist_ok=True)
@@ -770,6 +771,8 @@ class PlanRun:
                 out.redirect(None)
 
     def build(self):
+        if self.job and self.job.granted:
+            self.cfg.jobs = self.job.granted
         start = time.monotonic()
         failed = self._logged('w', lambda: prepare(self.cfg))
         self.build_time = time.monotonic() - start
@@ -821,9 +824,9 @@ def plan_jobs(entries, args, plan_dir, estimates):
                                        DEFAULT_ESTIMATES['iso']))
         else:
             cfg.jobs = args.jobs
-            prep = builds[run.name] = testsched.Job(
+            prep = builds[run.name] = run.job = testsched.Job(
                 f'build:{run.name}', run.build, cores=args.jobs,
-                lock=str(cfg.build_dir), quiet=True,
+                min_cores=1, lock=str(cfg.build_dir), quiet=True,
                 estimate=estimates.get(f'build:{run.name}',
                                        DEFAULT_ESTIMATES['build']))
             if cfg.seed_dir:
@@ -858,11 +861,12 @@ def write_times(path, jobs, records):
     timed = [job for job in jobs
              if job.start is not None and job.end is not None]
     t0 = min((job.start for job in timed), default=0.0)
-    data = {'jobs': {job.name: round(job.elapsed, 2) for job in timed},
+    # A job that ran on fewer cores is timed as on all of them.
+    data = {'jobs': {job.name: round(job.full_elapsed, 2) for job in timed},
             # When each job ran, from the first start, and the cores it
             # held: where the run waited (a core idle, a chain in line).
             'timeline': {job.name: [round(job.start - t0, 1),
-                                    round(job.end - t0, 1), job.cores]
+                                    round(job.end - t0, 1), job.granted]
                          for job in timed},
             'suites': {f'{r.name}.{s}': round(t, 2) for r in records
                        for s, t in r.suite_times.items()},

@@ -74,7 +74,8 @@ class Step:
 
     after: jobs (plan jobs "build:default", "iso:*" of a kernel, or other
     steps) that must pass first; locks: the build directories it runs make
-    in (two makes never share one); cores: what it keeps busy; check: also
+    in (two makes never share one); cores: what it keeps busy, min_cores:
+    fewer it may start on (its JOBS argument says how many); check: also
     in make check; live: print its lines that match this regex as they
     come (the host checks' names)."""
     name: str
@@ -82,6 +83,7 @@ class Step:
     after: list = field(default_factory=list)
     locks: list = field(default_factory=list)
     cores: int = 1
+    min_cores: int = 0
     estimate: float = 10.0
     check: bool = False
     live: str | None = None
@@ -92,13 +94,17 @@ def make(*args):
     return ['make', '--no-print-directory', *args]
 
 
+# In a step's argv: -j and the cores the step was started on.
+JOBS = '-j{cores}'
+
+
 TOOLS = REPO_ROOT / 'tests' / 'tools'
 LIVE_CHECK = r' \.\.\. (ok|FAIL|ERROR|skipped)'
 # Host checks that build and boot nothing of make test's directories.
 PURE_CHECKS = ['test_arch_includes', 'test_bench_readme', 'test_check_old_api',
                'test_footprint_model', 'test_jump_table_tools',
-               'test_kunit_results', 'test_tracepoint_calls',
-               'test_user_compare']
+               'test_kunit_results', 'test_testsched',
+               'test_tracepoint_calls', 'test_user_compare']
 # Host checks with a step of their own.
 OWN_STEP = PURE_CHECKS + ['test_entry_sync', 'test_doc_sessions']
 
@@ -135,8 +141,8 @@ STEPS = [
                             '--timeout', '120', 'tests/shell_session.json']],
          after=['shell iso'], estimate=20),
     Step('run build', [make(f'O={RUN}', 'FRAGMENTS=', 'fragconfig'),
-                       make(f'O={RUN}', '-j2', 'CMDLINE=shell', 'iso')],
-         locks=[RUN], cores=2, estimate=40),
+                       make(f'O={RUN}', JOBS, 'CMDLINE=shell', 'iso')],
+         locks=[RUN], cores=2, min_cores=1, estimate=40),
     Step('console scripts', [[PY, 'scripts/console_script_test.py', '--iso',
                               f'{RUN}/kernel.iso']],
          after=['run build'], estimate=25),
@@ -153,8 +159,9 @@ STEPS = [
          after=['run build'], locks=[RUN, BADMOD], estimate=1),
     Step('badmod build', [make(f'O={BADMOD}', 'FRAGMENTS=tests/configs/'
                                'kunit_module_bad.config', 'fragconfig'),
-                          make(f'O={BADMOD}', '-j2', 'CMDLINE=shell', 'iso')],
-         after=['badmod seed'], locks=[BADMOD], cores=2, estimate=40),
+                          make(f'O={BADMOD}', JOBS, 'CMDLINE=shell', 'iso')],
+         after=['badmod seed'], locks=[BADMOD], cores=2, min_cores=1,
+         estimate=40),
     Step('badmod console', [[PY, 'scripts/console_script_test.py', '--bad',
                              '--iso', f'{BADMOD}/kernel.iso']],
          after=['badmod build'], estimate=5),
@@ -183,22 +190,25 @@ STEPS = [
          locks=['build/test-fuzz'], cores=2, estimate=60),
     # Two pan searches at a time; the bounded ones for 10 s each (make
     # model: MODEL_MINUTES, which also applies here when set).
-    Step('model', [[PY, 'scripts/check_model.py', '--build-dir',
+    Step('model', [[PY, 'scripts/check_model.py', JOBS, '--build-dir',
                     'build/test-model'] +
                    (['--minutes', os.environ['MODEL_MINUTES']]
                     if os.environ.get('MODEL_MINUTES') else
                     ['--seconds', '10'])],
-         cores=2, estimate=120),
+         cores=2, min_cores=1, estimate=120),
 ]
 
-def run_step(step, log_path, cases):
-    """Runs a step's commands into its log; returns a JobResult."""
+def run_step(step, log_path, cases, cores):
+    """Runs a step's commands into its log (JOBS given cores); returns a
+    JobResult."""
     env = {k: v for k, v in os.environ.items()
            if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'KCONFIG_CONFIG')}
     live = re.compile(step.live) if step.live else None
     lines = []
     with open(log_path, 'w', encoding='utf-8') as log:
         for argv in step.commands:
+            argv = [JOBS.format(cores=cores) if a == JOBS else a
+                    for a in argv]
             log.write(f'$ {" ".join(argv)}\n')
             log.flush()
             try:
@@ -258,9 +268,11 @@ def step_jobs(steps, plan_jobs, args):
         found = cases[step.name] = []
         log = logs / (re.sub(r'\W+', '-', step.name) + '.log')
         job = testsched.Job(
-            step.name, lambda s=step, l=log, c=found: run_step(s, l, c),
-            cores=min(step.cores, args.jobs), estimate=step.estimate,
+            step.name, None, cores=min(step.cores, args.jobs),
+            min_cores=step.min_cores, estimate=step.estimate,
             lock=tuple(str(REPO_ROOT / d) for d in step.locks) or None)
+        job.run = lambda s=step, l=log, c=found, j=job: run_step(
+            s, l, c, j.granted or j.cores)
         by_name[step.name] = job
         jobs.append((step, job))
     for step, job in jobs:

@@ -11,7 +11,10 @@ of estimated work behind it goes first (longest first, so the tail is
 short). When it does not fit, a smaller job overtakes it only if its
 estimate ends before the running jobs' do by theirs (backfilling: the
 core it takes would otherwise wait, and the longest is not delayed by
-the estimates).
+the estimates). A job that can also run on fewer cores (min_cores, a
+make -jN build) starts on what is free when waiting for all its cores
+would take longer than the job itself: on half the cores it takes about
+twice as long, which still ends sooner than waiting and then running.
 
 Each job's output goes to its own log; a job prints to the terminal only
 through report(), one progress line when it ends.
@@ -75,11 +78,14 @@ class Job:
     name: str
     run: object                         # callable() -> JobResult
     cores: int = 1
+    min_cores: int = 0                  # fewer it can run on (0: cores only)
     deps: list = field(default_factory=list)     # Jobs
     lock: object = None                 # a name, or a tuple of names
     estimate: float = 10.0              # seconds, for the order
     quiet: bool = False                 # no progress line (a build step)
     # Filled in by the scheduler:
+    granted: int = 0                    # the cores it was started on
+    share: float = 1.0                  # granted / the cores it fits on
     result: object = None
     start: float | None = None
     end: float | None = None
@@ -89,6 +95,16 @@ class Job:
         if self.start is None or self.end is None:
             return 0.0
         return self.end - self.start
+
+    @property
+    def span(self):
+        """The estimate on the cores it was granted."""
+        return self.estimate / self.share
+
+    @property
+    def full_elapsed(self):
+        """What it took, scaled to all its cores (the next estimate)."""
+        return self.elapsed * self.share
 
 
 @dataclass
@@ -141,7 +157,7 @@ class Scheduler:
             job.result = JobResult(False, f'internal error: {exc!r}')
         with self.cond:
             job.end = time.monotonic()
-            self.busy -= min(job.cores, self.slots)
+            self.busy -= job.granted
             self.locks.difference_update(self._locks(job))
             self.running.discard(job)
             self.done.append(job)
@@ -150,7 +166,7 @@ class Scheduler:
     def _free_at(self, need):
         """When, by the running jobs' estimates, need cores will be free."""
         now = time.monotonic()
-        ends = sorted((max(j.start + j.estimate, now), min(j.cores, self.slots))
+        ends = sorted((max(j.start + j.span, now), j.granted)
                       for j in self.running)
         free = self.slots - self.busy
         for end, cores in ends:
@@ -158,6 +174,15 @@ class Scheduler:
             if free >= need:
                 return end
         return now
+
+    def _shrunk(self, job, need):
+        """The cores a job that does not fit may start on now, or 0."""
+        free = self.slots - self.busy
+        if not job.min_cores or free < job.min_cores:
+            return 0
+        if self._free_at(need) - time.monotonic() <= job.estimate:
+            return 0
+        return free
 
     def _ready(self, job):
         return all(dep.end is not None for dep in job.deps)
@@ -195,15 +220,20 @@ class Scheduler:
                     need = min(job.cores, self.slots)
                     if self.locks.intersection(self._locks(job)):
                         continue
+                    grant = need
                     if self.busy + need > self.slots:
+                        grant = self._shrunk(job, need)
+                    if not grant:
                         if head_waits is None:
                             head_waits = self._free_at(need)
                         continue
+                    job.granted, job.share = grant, grant / need
                     if head_waits is not None and \
-                            time.monotonic() + job.estimate > head_waits:
+                            time.monotonic() + job.span > head_waits:
+                        job.granted, job.share = 0, 1.0
                         continue    # it would delay the longest
                     pending.remove(job)
-                    self.busy += need
+                    self.busy += grant
                     self.locks.update(self._locks(job))
                     job.start = time.monotonic()
                     self.running.add(job)
