@@ -188,7 +188,7 @@ STEPS = [
     # In a build directory of its own: it builds host programs only.
     Step('fuzz engine', [make('O=build/test-fuzz', 'fuzz-engine-smoke')],
          locks=['build/test-fuzz'], cores=2, estimate=60),
-    # Two pan searches at a time; the bounded ones for 10 s each (make
+    # A pan search per core it got; the bounded ones for 10 s each (make
     # model: MODEL_MINUTES, which also applies here when set).
     Step('model', [[PY, 'scripts/check_model.py', JOBS, '--build-dir',
                     'build/test-model'] +
@@ -272,7 +272,7 @@ def step_jobs(steps, plan_jobs, args):
             min_cores=step.min_cores, estimate=step.estimate,
             lock=tuple(str(REPO_ROOT / d) for d in step.locks) or None)
         job.run = lambda s=step, l=log, c=found, j=job: run_step(
-            s, l, c, j.granted or j.cores)
+            s, l, c, j.granted)
         by_name[step.name] = job
         jobs.append((step, job))
     for step, job in jobs:

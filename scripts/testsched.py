@@ -227,11 +227,10 @@ class Scheduler:
                         if head_waits is None:
                             head_waits = self._free_at(need)
                         continue
-                    job.granted, job.share = grant, grant / need
-                    if head_waits is not None and \
-                            time.monotonic() + job.span > head_waits:
-                        job.granted, job.share = 0, 1.0
+                    if head_waits is not None and time.monotonic() + \
+                            job.estimate * need / grant > head_waits:
                         continue    # it would delay the longest
+                    job.granted, job.share = grant, grant / need
                     pending.remove(job)
                     self.busy += grant
                     self.locks.update(self._locks(job))
