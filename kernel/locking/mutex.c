@@ -59,12 +59,14 @@ static void mutex_lock_sleep(struct mutex *lock)
 	spin_unlock(&lock->wait_lock);
 }
 
-void mutex_lock(struct mutex *lock)
+/*
+ * The task's own task_struct owns lock: it holds it (a panic), or a task
+ * that exited holding it had the same task_struct (a WARN; then it waits
+ * forever, as for any lock whose holder is gone).
+ */
+static noinline void mutex_lock_owned(struct mutex *lock, unsigned long ip)
 {
-	unsigned long ip = _RET_IP_;
-
-	might_sleep();
-	WARN_ONCE(mutex_owner(lock) == current && !mutex_is_owner(lock),
+	WARN_ONCE(!mutex_is_owner(lock),
 		  "mutex %s: held by pid %d, which exited holding it (taken at %pS); %s/%d at %pS waits forever\n",
 		  lock->name, lock->owner_pid, (void *)lock->owner_ip,
 		  current->comm, current->pid, (void *)ip);
@@ -72,17 +74,31 @@ void mutex_lock(struct mutex *lock)
 		panic("mutex %s: recursive lock by %s/%d at %pS, held since %pS",
 		      lock->name, current->comm, current->pid, (void *)ip,
 		      (void *)lock->owner_ip);
-	lockorder_acquire(&lock->dep_map, ip); /* before it may sleep */
-	if (!mutex_try_acquire(lock)) {
-		if (sched_may_sleep()) {
-			mutex_lock_sleep(lock);
-		} else {
-			/* Reported above; the holder may be waiting for
-			 * this CPU in an smp_call_function*(). */
-			while (!mutex_try_acquire(lock))
-				smp_wait_relax();
-		}
+}
+
+/* The lock is held: sleep for it, or spin where sleeping is not allowed. */
+static noinline void mutex_lock_contended(struct mutex *lock)
+{
+	if (sched_may_sleep()) {
+		mutex_lock_sleep(lock);
+		return;
 	}
+	/* Reported by might_sleep(); the holder may be waiting for this CPU
+	 * in an smp_call_function*(). */
+	while (!mutex_try_acquire(lock))
+		smp_wait_relax();
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	unsigned long ip = _RET_IP_;
+
+	might_sleep();
+	if (unlikely(mutex_owner(lock) == current))
+		mutex_lock_owned(lock, ip);
+	lockorder_acquire(&lock->dep_map, ip); /* before it may sleep */
+	if (unlikely(!mutex_try_acquire(lock)))
+		mutex_lock_contended(lock);
 	lock->owner_ip = ip;
 	WRITE_ONCE(lock->owner_pid, current->pid);
 }
@@ -99,19 +115,11 @@ int mutex_trylock(struct mutex *lock)
 }
 EXPORT_SYMBOL(mutex_trylock);
 
-void mutex_unlock(struct mutex *lock)
+/* Wakes the first waiter, if there still is one. */
+static noinline void mutex_unlock_wake(struct mutex *lock)
 {
 	struct mutex_waiter *first;
 
-	if (WARN_ONCE(!mutex_is_owner(lock),
-		      "mutex %s: unlocked at %pS by %s/%d, which does not hold it\n",
-		      lock->name, (void *)_RET_IP_, current->comm, current->pid))
-		return;
-	lockorder_release(&lock->dep_map, _RET_IP_);
-	lock->owner_ip = 0;
-	__atomic_exchange_n(&lock->owner, 0, __ATOMIC_SEQ_CST);
-	if (list_empty(&lock->wait_list))
-		return;
 	spin_lock(&lock->wait_lock);
 	if (!list_empty(&lock->wait_list)) {
 		first = list_first_entry(&lock->wait_list, struct mutex_waiter,
@@ -119,5 +127,18 @@ void mutex_unlock(struct mutex *lock)
 		wake_up_process(first->task);
 	}
 	spin_unlock(&lock->wait_lock);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (WARN_ONCE(!mutex_is_owner(lock),
+		      "mutex %s: unlocked at %pS by %s/%d, which does not hold it\n",
+		      lock->name, (void *)_RET_IP_, current->comm, current->pid))
+		return;
+	lockorder_release(&lock->dep_map, _RET_IP_);
+	lock->owner_ip = 0;
+	__atomic_exchange_n(&lock->owner, 0, __ATOMIC_SEQ_CST);
+	if (unlikely(!list_empty(&lock->wait_list)))
+		mutex_unlock_wake(lock);
 }
 EXPORT_SYMBOL(mutex_unlock);
