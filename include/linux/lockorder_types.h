@@ -44,12 +44,11 @@ struct lockorder_held {
 	struct lock_class *class;
 	unsigned long ip;
 	/*
-	 * The last class found free of inversions when taken on top of this
-	 * entry and the ones below it. Orders are only ever added, so taking
-	 * that class again on the same stack (or on a part of it, after an
-	 * out-of-order release) needs no check.
+	 * A hash of the classes of this entry and the ones below it: a class
+	 * found in order on top of a stack remembers its chain, and taking
+	 * it again on a stack of the same chain needs no check.
 	 */
-	struct lock_class *next_ok;
+	unsigned long chain;
 	bool read;
 };
 

@@ -12,23 +12,27 @@
  *    that would close a cycle is reported and kept as an inversion, which
  *    no path search follows;
  *  - a task's held locks are touched by the task alone, without the lock;
- *  - held[i].next_ok == C means that taking class C on top of held[0..i]
- *    found every order recorded already. Entries only leave from below
- *    held[i] (releases) or are pushed above it, and edges are never
- *    removed, so it stays true and the next such acquisition skips the
- *    graph;
+ *  - held[i].chain is a hash of the classes of held[0..i], oldest first
+ *    (lockorder_chain()); a value in class->chains[] is the chain of a
+ *    stack on which class was taken and found in order with every held
+ *    class. Edges are never removed, so taking class again on top of a
+ *    stack of that chain needs no look at the graph (written without the
+ *    lock: every value a slot ever holds is such a chain). As Linux's
+ *    lockdep does with its chain keys, it trusts a 64-bit hash: two
+ *    stacks that collide would share a verdict;
  *  - C in class->last_to[] means that class -> C is recorded, as an order
  *    or as a reported inversion: either way a search would let C be taken
  *    under class without a report (written under the lock, read without;
  *    every value a slot ever holds is such a C, so a racing read is sound).
  *
  * The fast path takes no lock and reads no table: an acquisition with
- * nothing held, or whose class the top entry's next_ok names, pushes an
- * entry; a release of the newest entry pops it. Next, still without the
- * lock: a class that every held class names in its last_to[] is in order
- * (a key flip's jump_label_mutex under the hotplug lock, then text_mutex
- * under both: two slots, so the two do not evict each other). Only a new
- * combination takes the lock and searches the graph.
+ * nothing held, or whose class names the chain it is taken on top of in
+ * its chains[], pushes an entry (a key flip's jump_label_mutex under the
+ * hotplug lock, then text_mutex under both); a release of the newest
+ * entry pops it. Next, still without the lock: a class that every held
+ * class names in its last_to[] is in order (two slots, so the two locks
+ * of a flip do not evict each other). Only a new combination takes the
+ * lock and searches the graph.
  */
 #define pr_fmt(fmt) "lockorder: " fmt
 
@@ -53,6 +57,8 @@ struct lock_class {
 	 * newest first; read without the lock.
 	 */
 	struct lock_class *last_to[2];
+	/* The last two chains it was found in order on, newest first. */
+	unsigned long chains[2];
 	/* Marks of the path search (lockorder_lock). */
 	unsigned int bfs_gen;
 	struct lockorder_edge *bfs_via; /* the edge it was reached by */
@@ -463,14 +469,47 @@ static noinline bool lockorder_check_locked(struct lockorder_task *lt,
 	return ok;
 }
 
+/*
+ * The chain of held[0..d) with class on top: the class alone at the
+ * bottom, then the chain below times an odd constant, plus the class.
+ * Never 0 in practice (an empty slot of chains[]), not even for a class
+ * on top of itself, which a mix by xor would make 0.
+ */
+static __always_inline unsigned long
+lockorder_chain(const struct lockorder_task *lt, unsigned int d,
+		const struct lock_class *class)
+{
+	if (!d)
+		return (unsigned long)class;
+	return lt->held[d - 1].chain * 0x9e3779b97f4a7c15UL +
+	       (unsigned long)class;
+}
+
+/* class was found in order on top of a stack of this chain. */
+static void lockorder_note_chain(struct lock_class *class, unsigned long chain)
+{
+	if (READ_ONCE(class->chains[0]) == chain)
+		return;
+	WRITE_ONCE(class->chains[1], READ_ONCE(class->chains[0]));
+	WRITE_ONCE(class->chains[0], chain);
+}
+
 /* class is new on top of lt's stack: check it, remember it if in order. */
 static void lockorder_check(struct lockorder_task *lt,
 			    struct lockorder_map *map, struct lock_class *class,
-			    unsigned long ip, bool read)
+			    unsigned long ip, bool read, unsigned long chain)
 {
 	if (lockorder_orders_cached(lt, class) ||
 	    lockorder_check_locked(lt, map, class, ip, read))
-		lt->held[lt->depth - 1].next_ok = class;
+		lockorder_note_chain(class, chain);
+}
+
+/* True if class was found in order on a stack of this chain. */
+static __always_inline bool
+lockorder_chain_known(const struct lock_class *class, unsigned long chain)
+{
+	return READ_ONCE(class->chains[0]) == chain ||
+	       READ_ONCE(class->chains[1]) == chain;
 }
 
 /* The held array is full: stop tracking the task, say it once. */
@@ -486,14 +525,14 @@ static void lockorder_overflow(struct lockorder_task *lt,
 
 static void lockorder_push(struct lockorder_task *lt, struct lockorder_map *map,
 			   struct lock_class *class, unsigned long ip,
-			   unsigned int flags)
+			   unsigned int flags, unsigned long chain)
 {
 	struct lockorder_held *h = &lt->held[lt->depth++];
 
 	h->map = map;
 	h->class = class;
 	h->ip = ip;
-	h->next_ok = NULL;
+	h->chain = chain;
 	h->read = flags & LOCKORDER_READ;
 }
 
@@ -504,6 +543,7 @@ static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
 					    unsigned int flags)
 {
 	struct lock_class *class = READ_ONCE(map->class);
+	unsigned long chain;
 
 	if (in_interrupt() || lt->off)
 		return;
@@ -511,20 +551,40 @@ static noinline void lockorder_acquire_slow(struct lockorder_task *lt,
 		class = lockorder_register(map);
 	if (class == &lockorder_untracked)
 		return;
+	chain = lockorder_chain(lt, lt->depth, class);
 	if (lt->depth && !(flags & LOCKORDER_TRY) &&
-	    lt->held[lt->depth - 1].next_ok != class)
-		lockorder_check(lt, map, class, ip, flags & LOCKORDER_READ);
+	    !lockorder_chain_known(class, chain))
+		lockorder_check(lt, map, class, ip, flags & LOCKORDER_READ,
+				chain);
 	if (lt->depth == LOCKORDER_MAX_HELD)
 		lockorder_overflow(lt, class, ip);
 	else
-		lockorder_push(lt, map, class, ip, flags);
+		lockorder_push(lt, map, class, ip, flags, chain);
+}
+
+/*
+ * class was not taken on a stack of this chain yet: in order without the
+ * lock if every held class names it in its last_to[], else the slow path.
+ * Out of line, so that the fast path needs no frame.
+ */
+static noinline void lockorder_acquire_new(struct lockorder_task *lt,
+					   struct lockorder_map *map,
+					   struct lock_class *class,
+					   unsigned long ip, unsigned int flags,
+					   unsigned long chain)
+{
+	if (unlikely(!lockorder_orders_cached(lt, class))) {
+		lockorder_acquire_slow(lt, map, ip, flags);
+		return;
+	}
+	lockorder_note_chain(class, chain);
+	lockorder_push(lt, map, class, ip, flags, chain);
 }
 
 /*
  * The fast path pushes an entry when the class is known and tracked, the
- * task tracked, there is room, and nothing is held, or the top entry took
- * this class on top of it already, or every held class names it in its
- * last_to[] (or this is a trylock).
+ * task tracked, there is room, and nothing is held, or class was found in
+ * order on a stack of this chain before (or this is a trylock).
  */
 void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 			 unsigned int flags)
@@ -532,21 +592,20 @@ void __lockorder_acquire(struct lockorder_map *map, unsigned long ip,
 	struct lockorder_task *lt = &current->lockorder;
 	struct lock_class *class = READ_ONCE(map->class);
 	unsigned int d = lt->depth;
+	unsigned long chain;
 
 	if (unlikely(!class || class == &lockorder_untracked ||
 		     in_interrupt() || lt->off || d == LOCKORDER_MAX_HELD)) {
 		lockorder_acquire_slow(lt, map, ip, flags);
 		return;
 	}
-	/* A class every held one names in last_to[]: the slow path's answer. */
-	if (d && !(flags & LOCKORDER_TRY) && lt->held[d - 1].next_ok != class) {
-		if (unlikely(!lockorder_orders_cached(lt, class))) {
-			lockorder_acquire_slow(lt, map, ip, flags);
-			return;
-		}
-		lt->held[d - 1].next_ok = class;
+	chain = lockorder_chain(lt, d, class);
+	if (d && !(flags & LOCKORDER_TRY) &&
+	    !lockorder_chain_known(class, chain)) {
+		lockorder_acquire_new(lt, map, class, ip, flags, chain);
+		return;
 	}
-	lockorder_push(lt, map, class, ip, flags);
+	lockorder_push(lt, map, class, ip, flags, chain);
 }
 
 static noinline void lockorder_release_slow(struct lockorder_task *lt,
@@ -561,10 +620,13 @@ static noinline void lockorder_release_slow(struct lockorder_task *lt,
 	while (i--) {
 		if (lt->held[i].map != map)
 			continue;
-		/* Out of order: the ones above move down, next_ok holds. */
+		/* Out of order: the ones above move down, chains anew. */
 		lt->depth--;
 		memmove(&lt->held[i], &lt->held[i + 1],
 			(lt->depth - i) * sizeof(lt->held[0]));
+		for (; i < lt->depth; i++)
+			lt->held[i].chain =
+				lockorder_chain(lt, i, lt->held[i].class);
 		return;
 	}
 	WARN_ONCE(
@@ -573,14 +635,16 @@ static noinline void lockorder_release_slow(struct lockorder_task *lt,
 		current->comm, current->pid, map->name, (void *)ip);
 }
 
-/* The fast path: the lock is the newest the task holds. */
+/*
+ * The fast path: the lock is the newest the task holds. A task that is
+ * off may pop too: from then on nothing reads its entries.
+ */
 void lockorder_release(struct lockorder_map *map, unsigned long ip)
 {
 	struct lockorder_task *lt = &current->lockorder;
 	unsigned int d = lt->depth;
 
-	if (unlikely(!d || lt->held[d - 1].map != map || in_interrupt() ||
-		     lt->off)) {
+	if (unlikely(!d || lt->held[d - 1].map != map || in_interrupt())) {
 		lockorder_release_slow(lt, map, ip);
 		return;
 	}

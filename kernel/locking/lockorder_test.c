@@ -457,6 +457,45 @@ static void lockorder_test_held_stack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lockorder_depth(), 0);
 }
 
+static DEFINE_MUTEX(lot_c1);
+static DEFINE_MUTEX(lot_c2);
+static DEFINE_MUTEX(lot_c3);
+
+/*
+ * The chains after an out-of-order release: c3 found in order on top of
+ * what is left of c1, c2 (c2 alone, a trylock, so c1 -> c2 is no order)
+ * says nothing of c3 on top of both, where c1 -> c3 inverts the recorded
+ * c3 -> c1. Without a fresh chain for c2, the second stack would reuse
+ * the first one's verdict and be quiet.
+ */
+static void lockorder_test_chain_after_release(struct kunit *test)
+{
+	unsigned long warns = nr_warnings;
+	u64 log = printk_log_end();
+
+	mutex_lock(&lot_c3);
+	mutex_lock(&lot_c1); /* c3 -> c1 */
+	mutex_unlock(&lot_c1);
+	mutex_unlock(&lot_c3);
+
+	mutex_lock(&lot_c1);
+	KUNIT_ASSERT_TRUE(test, mutex_trylock(&lot_c2));
+	mutex_unlock(&lot_c1); /* out of order: c2 is left */
+	mutex_lock(&lot_c3); /* c2 -> c3: in order */
+	mutex_unlock(&lot_c3);
+	mutex_unlock(&lot_c2);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns);
+
+	mutex_lock(&lot_c1);
+	KUNIT_ASSERT_TRUE(test, mutex_trylock(&lot_c2));
+	mutex_lock(&lot_c3); /* c1 -> c3 against c3 -> c1 */
+	mutex_unlock(&lot_c3);
+	mutex_unlock(&lot_c2);
+	mutex_unlock(&lot_c1);
+	KUNIT_EXPECT_EQ(test, nr_warnings, warns + 1);
+	KUNIT_EXPECT_TRUE(test, lot_log_has_takes(log, "lot_c3", "lot_c1"));
+}
+
 static DEFINE_MUTEX(lot_t1);
 static DEFINE_MUTEX(lot_t2);
 static DEFINE_MUTEX(lot_t3);
@@ -880,6 +919,7 @@ static struct kunit_case lockorder_test_cases[] = {
 	KUNIT_CASE(lockorder_test_consistent),
 	KUNIT_CASE(lockorder_test_fast_path),
 	KUNIT_CASE(lockorder_test_held_stack),
+	KUNIT_CASE(lockorder_test_chain_after_release),
 	KUNIT_CASE(lockorder_test_trylock),
 	KUNIT_CASE(lockorder_test_overflow),
 	KUNIT_CASE(lockorder_test_tables_full),
