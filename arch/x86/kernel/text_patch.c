@@ -142,20 +142,26 @@ static struct {
 } bp_desc;
 static DEFINE_PER_CPU(atomic_t, bp_refs);
 
-/* The kernel image is mapped at a fixed offset; modules need the walk. */
-static phys_addr_t text_virt_to_phys(unsigned long va)
+/* A module's text: the page tables' walk. */
+static noinline phys_addr_t text_virt_to_phys_walk(unsigned long va)
 {
 	unsigned long mask;
 	pteval_t *pte;
 	bool large;
 
-	if (va >= (unsigned long)_text && va < (unsigned long)_end)
-		return __pa_symbol(va);
 	pte = lookup_pte(va, &large);
 	mask = large ? PMD_SIZE - 1 : PAGE_SIZE - 1;
 	if (!pte)
 		panic("text_poke: %pS (%#lx) is not mapped", (void *)va, va);
 	return (*pte & PTE_PFN_MASK & ~(u64)mask) | (va & mask);
+}
+
+/* The kernel image is mapped at a fixed offset; modules need the walk. */
+static __always_inline phys_addr_t text_virt_to_phys(unsigned long va)
+{
+	if (va >= (unsigned long)_text && va < (unsigned long)_end)
+		return __pa_symbol(va);
+	return text_virt_to_phys_walk(va);
 }
 
 /*
@@ -373,7 +379,7 @@ static void do_sync_core(void *info)
  * stream (this one did after its pass); the others will on their way
  * back in, the generation having moved (text_sync_targets()).
  */
-static void text_poke_sync(void)
+static __always_inline void text_poke_sync(void)
 {
 	struct cpumask cpus;
 
@@ -637,7 +643,8 @@ static void bp_step(enum text_poke_step step)
  * translating a site while it was written can keep a translation of the
  * old bytes -- with the int3 -- that no later serialization discards, and
  * run it after the batch is gone. With every CPU parked no translation is
- * in flight, and the write discards every translation of the site.
+ * in flight, and the write discards every translation of the site. A CPU
+ * alone (text_sync_alone) has no one to park: a plain round.
  */
 static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 {
@@ -664,7 +671,7 @@ static void text_poke_bp_batch(struct text_poke_loc *vec, unsigned int nr)
 	text_poke_sync();
 	__trace_call_outline(text_poke_sync_end, TP_ROUND - 1, 0);
 	bp_step(TEXT_POKE_TAILS_WRITTEN);
-	if (tp_park) {
+	if (tp_park && !static_branch_unlikely(&text_sync_alone)) {
 		text_poke_sync_parked(&alias, vec, nr);
 		text_poke_stats.parked_rounds++;
 	} else {

@@ -58,8 +58,15 @@
  * round waits for its IPIs. By then the fence is down, so a CPU that
  * waited at it with interrupts off goes on, and takes its IPI later.
  * tests/model/text_poke.pml checks it (M_NO_PARK_IPI_WAIT).
+ *
+ * One CPU alone (text_sync_alone, <linux/cpus_alone.h>: one CPU online,
+ * none on its way): no other CPU runs kernel text or can come back into
+ * it before the key is off again, so a round has no target and moves no
+ * generation, and the batch makes its last write as a plain round
+ * (text_patch.c), with no fence and nobody to park.
  */
 #include <linux/kernel.h>
+#include <linux/cpus_alone.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
@@ -67,6 +74,7 @@
 #include <asm/processor.h>
 #include <asm/text-sync.h>
 
+DEFINE_STATIC_KEY_CPUS_ALONE(text_sync_alone);
 DEFINE_PER_CPU(int, text_sync_cpu_state);
 DEFINE_PER_CPU(unsigned int, text_sync_cpu_gen);
 unsigned int text_sync_gen;
@@ -120,7 +128,7 @@ static unsigned int ts_kernel_cpus(struct cpumask *cpus,
 	return n;
 }
 
-unsigned int text_sync_targets(struct cpumask *cpus)
+unsigned int __text_sync_targets(struct cpumask *cpus)
 {
 	/* A locked add: also the barrier of step 3 (before the states). */
 	__atomic_add_fetch(&text_sync_gen, 2, __ATOMIC_SEQ_CST);

@@ -96,11 +96,15 @@
 #else /* !__ASSEMBLY__ */
 
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
 DECLARE_PER_CPU(int, text_sync_cpu_state);
 DECLARE_PER_CPU(unsigned int, text_sync_cpu_gen);
+/* On while this CPU is the only one online (<linux/cpus_alone.h>). */
+DECLARE_STATIC_KEY_FALSE(text_sync_alone);
+
 /* Even between batches' park rounds; odd while a park's fence is up. */
 extern unsigned int text_sync_gen;
 
@@ -123,7 +127,16 @@ static inline int text_sync_state(unsigned int cpu)
  * every parked CPU has left and every park IPI has run (an NMI may park
  * a CPU before the IPI gets in, see text_sync.c).
  */
-unsigned int text_sync_targets(struct cpumask *cpus);
+unsigned int __text_sync_targets(struct cpumask *cpus);
+
+static inline unsigned int text_sync_targets(struct cpumask *cpus)
+{
+	if (static_branch_unlikely(&text_sync_alone)) {
+		cpus->bits[0] = 0;
+		return 0;
+	}
+	return __text_sync_targets(cpus);
+}
 unsigned int text_sync_park_begin(struct cpumask *cpus);
 /* A kernel TLB shootdown's targets: the other CPUs in the kernel. */
 extern unsigned int text_sync_tlb_gen;
