@@ -473,10 +473,7 @@ static void lockorder_test_chain_after_release(struct kunit *test)
 	unsigned long warns = nr_warnings;
 	u64 log = printk_log_end();
 
-	mutex_lock(&lot_c3);
-	mutex_lock(&lot_c1); /* c3 -> c1 */
-	mutex_unlock(&lot_c1);
-	mutex_unlock(&lot_c3);
+	lot_nest(&lot_c3, &lot_c1); /* c3 -> c1 */
 
 	mutex_lock(&lot_c1);
 	KUNIT_ASSERT_TRUE(test, mutex_trylock(&lot_c2));
