@@ -74,7 +74,7 @@ entry_SYSCALL_64:
 	pushq	$SYSCALL_VECTOR			/* vector */
 	PUSH_REGS rax=$-38			/* rax: -ENOSYS */
 	TEXT_SYNC_PLANT
-	TEXT_SYNC_ENTER %ecx			/* before the first site, below */
+	TEXT_SYNC_ENTER %ecx from_user=1	/* before the first site, below */
 	TRACEPOINT_BRANCH __tracepoint_sys_enter, .Lsyscall_slow
 	movl	%eax, %eax			/* an int, as Linux's number */
 	cmpq	$NR_syscalls, %rax

@@ -46,17 +46,22 @@
  * serializes it if the text generation moved since it last did (through
  * text_sync_enter_slow, which keeps every register). Clobbers \tmp (a
  * 32-bit register) and the flags. Needs %gs on the kernel's and a stack.
+ * from_user=1: the entry only comes from user mode (SYSCALL), so the old
+ * state need not be looked at (were it CT_KERNEL, the compare would at
+ * worst serialize once more than needed).
  *
  * The xchg is a full barrier: either the patcher, which bumps the
  * generation before it reads the states, sees this CPU in the kernel and
  * interrupts it, or this CPU sees the new generation.
  */
-.macro TEXT_SYNC_ENTER tmp
+.macro TEXT_SYNC_ENTER tmp from_user=0
 	TEXT_SYNC_POINT TS_POINT_ENTER
 	movl	$CT_KERNEL, \tmp
 	xchgl	\tmp, %gs:text_sync_cpu_state
+	.if !\from_user
 	testl	\tmp, \tmp
 	jz	.Lts_in_\@			/* in the kernel: sent every round */
+	.endif
 	movl	text_sync_gen(%rip), \tmp
 	cmpl	\tmp, %gs:text_sync_cpu_gen
 	je	.Lts_in_\@
