@@ -279,12 +279,6 @@ static void lockorder_save_path(struct lockorder_report *r,
 	}
 }
 
-/*
- * lockorder_lock held: checks class (taken at ip) against every lock of
- * lt, oldest first, and records the orders that are new. Stops at the
- * first inversion, which r describes (the next acquisition goes on from
- * there). True if every held class was checked and found in order.
- */
 /* from -> to is recorded: remember to in from's cache (under the lock). */
 static void lockorder_note_last_to(struct lock_class *from,
 				   struct lock_class *to)
@@ -295,6 +289,12 @@ static void lockorder_note_last_to(struct lock_class *from,
 	WRITE_ONCE(from->last_to[0], to);
 }
 
+/*
+ * lockorder_lock held: checks class (taken at ip) against every lock of
+ * lt, oldest first, and records the orders that are new. Stops at the
+ * first inversion, which r describes (the next acquisition goes on from
+ * there). True if every held class was checked and found in order.
+ */
 static bool lockorder_check_graph(struct lockorder_task *lt,
 				  struct lockorder_map *map,
 				  struct lock_class *class, unsigned long ip,
