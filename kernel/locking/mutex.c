@@ -66,14 +66,14 @@ static void mutex_lock_sleep(struct mutex *lock)
  */
 static noinline void mutex_lock_owned(struct mutex *lock, unsigned long ip)
 {
-	WARN_ONCE(!mutex_is_owner(lock),
-		  "mutex %s: held by pid %d, which exited holding it (taken at %pS); %s/%d at %pS waits forever\n",
-		  lock->name, lock->owner_pid, (void *)lock->owner_ip,
-		  current->comm, current->pid, (void *)ip);
 	if (mutex_is_owner(lock))
 		panic("mutex %s: recursive lock by %s/%d at %pS, held since %pS",
 		      lock->name, current->comm, current->pid, (void *)ip,
 		      (void *)lock->owner_ip);
+	WARN_ONCE(1,
+		  "mutex %s: held by pid %d, which exited holding it (taken at %pS); %s/%d at %pS waits forever\n",
+		  lock->name, lock->owner_pid, (void *)lock->owner_ip,
+		  current->comm, current->pid, (void *)ip);
 }
 
 /* The lock is held: sleep for it, or spin where sleeping is not allowed. */
