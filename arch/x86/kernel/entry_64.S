@@ -10,7 +10,10 @@
  * handler emulates a patched CALL by pushing a return address there, at
  * regs->sp - 8, which is where the CPU put its own frame (it pushes onto
  * the same stack, no IST, no privilege change). int3_entry copies that
- * frame five words down first, so the push lands on the old copy.
+ * frame five words down first, so the push lands on the old copy, and
+ * calls do_int3(regs) itself: the int3 of a site in flight is the one
+ * exception on the patch engine's path, so it skips do_exception()'s
+ * dispatch.
  *
  * Every entry marks this CPU in the kernel with TEXT_SYNC_ENTER
  * (<asm/text-sync.h>) before it can reach a patchable site, and serializes
@@ -45,31 +48,22 @@ idt_stubs:
 	vector = vector + 1
 	.endr
 
-int3_entry:
-	testb	$3, 8(%rsp)			/* cs: from user mode, no copy */
+/*
+ * The kernel half of an exception entry, from the %gs check to the
+ * handler's frame record, with the handler's pt_regs in %rdi. \from_user=0:
+ * the entry comes from ring 0 only (the int3 of a kernel site), so only
+ * the user-%gs window is looked at. The window lies low in .text
+ * (entry_syscall_64.S), below almost every ip: its end is compared first.
+ */
+.macro ENTRY_SAVE from_user=1
+	.if \from_user
+	testb	$3, 24(%rsp)			/* cs */
 	jnz	1f
-	/* ss, sp, flags, cs, ip: each push moves the next one to 32(%rsp). */
-	pushq	32(%rsp)
-	pushq	32(%rsp)
-	pushq	32(%rsp)
-	pushq	32(%rsp)
-	pushq	32(%rsp)
-1:	pushq	$0
-	pushq	$3
-	jmp	common_entry
-
-common_entry:
-	/*
-	 * From user mode (cs at 24(%rsp)), or from ring 0 on the user's %gs
-	 * (ip between user_gs_start and user_gs_end, entry_syscall_64.S: an
-	 * IRET to user mode that faulted, an NMI there): this CPU's %gs.
-	 */
-	testb	$3, 24(%rsp)
-	jnz	1f
+	.endif
+	cmpq	$user_gs_end, 16(%rsp)		/* ip */
+	jae	2f
 	cmpq	$user_gs_start, 16(%rsp)
 	jb	2f
-	cmpq	$user_gs_end, 16(%rsp)
-	jae	2f
 1:	swapgs
 2:	PUSH_REGS
 	cld
@@ -81,16 +75,50 @@ common_entry:
 	pushq	17*8(%rsp)			/* regs->ip */
 	pushq	%rbp
 	mov	%rsp, %rbp
+.endm
+
+/* An int3 in the kernel goes straight to do_int3(); from user mode, to
+ * do_exception() (a SIGTRAP). */
+int3_entry:
+	testb	$3, 8(%rsp)			/* cs: from user mode, no copy */
+	jnz	.Lint3_user
+	/* ss, sp, flags, cs, ip: each push moves the next one to 32(%rsp). */
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	32(%rsp)
+	pushq	$0
+	pushq	$3
+	ENTRY_SAVE from_user=0
+	call	do_int3
+	add	$16, %rsp
+	POP_REGS
+	add	$16, %rsp			/* vector, error code */
+	jmp	kernel_return			/* int3 emulation keeps cs */
+.Lint3_user:
+	pushq	$0
+	pushq	$3
+	jmp	common_entry
+
+common_entry:
+	/*
+	 * From user mode (cs at 24(%rsp)), or from ring 0 on the user's %gs
+	 * (ip between user_gs_start and user_gs_end, entry_syscall_64.S: an
+	 * IRET to user mode that faulted, an NMI there): this CPU's %gs.
+	 */
+	ENTRY_SAVE
 	call	do_exception
 	add	$16, %rsp
 	POP_REGS
 	add	$16, %rsp			/* vector, error code */
 	testb	$3, 8(%rsp)			/* back to user mode: its %gs */
 	jnz	user_iret_tail
-	cmpq	$user_gs_start, (%rsp)		/* back into the window too */
-	jb	3f
-	cmpq	$user_gs_end, (%rsp)
-	jb	user_iret_tail
+kernel_return:
+	cmpq	$user_gs_end, (%rsp)		/* back into the window too */
+	jae	3f
+	cmpq	$user_gs_start, (%rsp)
+	jae	user_iret_tail
 3:	cmpl	$0, %gs:nmi_depth		/* an exception inside an NMI */
 	jne	ret_in_nmi
 	iretq

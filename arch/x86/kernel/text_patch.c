@@ -456,42 +456,60 @@ unsigned long text_poke_int3_hits(void)
 	return sum;
 }
 
-/* A reference on the published batch, or false when there is none. */
+/*
+ * A reference on the published batch, or false when there is none. The
+ * patcher reads and drops other CPUs' references (bp_retire()), so the
+ * operations are locked; they address this CPU's copy through %gs, with
+ * no this_cpu_ptr().
+ */
 static bool bp_get(void)
 {
-	atomic_t *refs = this_cpu_ptr(&bp_refs);
-	int v = atomic_read(refs);
+	int v = this_cpu_read(bp_refs.counter);
 
-	do {
-		if (!v)
-			return false;
-	} while (!atomic_try_cmpxchg(refs, &v, v + 1));
+	while (v) {
+		/* v + 1 if it is still v, else v is reloaded: try again. */
+		asm goto("lock cmpxchgl %[new], %%gs:%[refs]\n\t"
+			 "jz %l[got]"
+			 : [refs] "+m"(bp_refs.counter), "+a"(v)
+			 : [new] "r"(v + 1)
+			 : "memory", "cc"
+			 : got);
+	}
+	return false;
+got:
 	return true;
 }
 
+/* Drops it; a locked op, so a release: the batch was read before. */
 static void bp_put(void)
 {
-	__atomic_fetch_sub(&this_cpu_ptr(&bp_refs)->counter, 1,
-			   __ATOMIC_RELEASE);
+	asm volatile("lock decl %%gs:%0"
+		     : "+m"(bp_refs.counter)
+		     :
+		     : "memory", "cc");
 }
 
-static struct text_poke_loc *bp_find(unsigned long ip)
+/*
+ * The batch's entry for ip into *tpp, or false if ip is none of its
+ * sites: the last entry at or below ip, found by halving the range
+ * without a branch on the compare (a cmov), then one compare.
+ */
+static bool bp_find(unsigned long ip, struct text_poke_loc **tpp)
 {
-	struct text_poke_loc *vec = READ_ONCE(bp_desc.vec);
-	long lo = 0, hi = (long)READ_ONCE(bp_desc.nr) - 1;
+	struct text_poke_loc *base = READ_ONCE(bp_desc.vec);
+	unsigned long n = READ_ONCE(bp_desc.nr);
 
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-		unsigned long addr = (unsigned long)vec[mid].addr;
+	if (unlikely(!n))
+		return false;
+	while (n > 1) {
+		unsigned long half = n / 2;
 
-		if (addr == ip)
-			return &vec[mid];
-		if (addr < ip)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
+		if ((unsigned long)base[half].addr <= ip)
+			base += half;
+		n -= half;
 	}
-	return NULL;
+	*tpp = base;
+	return (unsigned long)base->addr == ip;
 }
 
 /*
@@ -507,7 +525,15 @@ static void text_poke_emulate(struct pt_regs *regs,
 	s32 rel32;
 	u32 imm;
 
-	switch (tp->opcode[0]) {
+	u8 op = tp->opcode[0];
+
+	/* A jump label's jmp first: a flip's int3 hits are mostly these. */
+	if (op == JMP32_INSN_OPCODE || op == JMP8_INSN_OPCODE) {
+		regs->ip = text_insn_dest(tp->opcode, tp->len,
+					  (unsigned long)tp->addr);
+		return;
+	}
+	switch (op) {
 	case CALL_INSN_OPCODE:
 		__builtin_memcpy(&rel32, tp->opcode + 1, sizeof(rel32));
 		regs->sp -= sizeof(unsigned long);
@@ -523,9 +549,8 @@ static void text_poke_emulate(struct pt_regs *regs,
 		regs->rax = imm;
 		regs->ip = next;
 		break;
-	default:
-		regs->ip = text_insn_dest(tp->opcode, tp->len,
-					  (unsigned long)tp->addr);
+	default: /* a NOP */
+		regs->ip = next;
 	}
 }
 
@@ -564,8 +589,7 @@ static bool poke_int3_handler(struct pt_regs *regs)
 
 	if (!bp_get())
 		return false;
-	tp = bp_find(regs->ip - 1);
-	if (tp) {
+	if (bp_find(regs->ip - 1, &tp)) {
 		text_poke_emulate(regs, tp);
 		this_cpu_inc(int3_hits);
 		if (in_nmi())

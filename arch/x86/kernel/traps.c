@@ -284,7 +284,9 @@ static noinline void do_irq(struct pt_regs *regs, unsigned long v)
 		preempt_schedule_irq();
 }
 
-static void do_int3(struct pt_regs *regs)
+/* Called from int3_entry in entry_64.S for an int3 in the kernel. */
+__visible void do_int3(struct pt_regs *regs);
+__visible void do_int3(struct pt_regs *regs)
 {
 	struct int3_hook *h;
 
@@ -311,9 +313,6 @@ __visible void do_exception(struct pt_regs *regs)
 		return;
 	}
 	switch (v) {
-	case X86_TRAP_BP:
-		do_int3(regs);
-		return;
 	case X86_TRAP_PF:
 		do_page_fault(regs, regs->error_code);
 		return;
