@@ -52,18 +52,18 @@ idt_stubs:
  * The kernel half of an exception entry, from the %gs check to the
  * handler's frame record, with the handler's pt_regs in %rdi. \from_user=0:
  * the entry comes from ring 0 only (the int3 of a kernel site), so only
- * the user-%gs window is looked at. The window lies low in .text
- * (entry_syscall_64.S), below almost every ip: its end is compared first.
+ * the user-%gs window is looked at (entry_syscall_64.S, linked just
+ * after this file).
  */
 .macro ENTRY_SAVE from_user=1
 	.if \from_user
 	testb	$3, 24(%rsp)			/* cs */
 	jnz	1f
 	.endif
-	cmpq	$user_gs_end, 16(%rsp)		/* ip */
-	jae	2f
-	cmpq	$user_gs_start, 16(%rsp)
+	cmpq	$user_gs_start, 16(%rsp)	/* ip */
 	jb	2f
+	cmpq	$user_gs_end, 16(%rsp)
+	jae	2f
 1:	swapgs
 2:	PUSH_REGS
 	cld
@@ -115,10 +115,10 @@ common_entry:
 	testb	$3, 8(%rsp)			/* back to user mode: its %gs */
 	jnz	user_iret_tail
 kernel_return:
-	cmpq	$user_gs_end, (%rsp)		/* back into the window too */
-	jae	3f
-	cmpq	$user_gs_start, (%rsp)
-	jae	user_iret_tail
+	cmpq	$user_gs_start, (%rsp)		/* back into the window too */
+	jb	3f
+	cmpq	$user_gs_end, (%rsp)
+	jb	user_iret_tail
 3:	cmpl	$0, %gs:nmi_depth		/* an exception inside an NMI */
 	jne	ret_in_nmi
 	iretq
