@@ -18,6 +18,7 @@ struct text_poke_stats {
 	unsigned long early_flushes;	/* batches applied because memory ran out */
 	unsigned long parked_rounds;	/* last writes made with the others parked */
 	unsigned long nx_sites;		/* sites written in text not executable yet */
+	unsigned long stale_int3s;	/* int3s run again: removed once fetched */
 };
 
 /*

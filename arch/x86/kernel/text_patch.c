@@ -106,6 +106,9 @@ int text_poke_param_park(const char *val, const struct kernel_param *kp)
 }
 core_param_cb("text_poke.park", text_poke_param_park, tp_park_mode);
 
+/* Set at boot: the int3 handler's rewrite of a stale int3 is for TCG. */
+static bool tp_under_tcg __ro_after_init;
+
 /* QEMU's TCG says so in CPUID's hypervisor leaf: "TCGTCGTCGTCG". */
 bool text_poke_under_tcg(void)
 {
@@ -141,6 +144,10 @@ static struct {
 	unsigned int nr;
 } bp_desc;
 static DEFINE_PER_CPU(atomic_t, bp_refs);
+/* Stale int3s run again (tp_int3_stale()): the last one, and how many. */
+static DEFINE_PER_CPU(unsigned long, stale_int3_ip);
+static DEFINE_PER_CPU(unsigned long, stale_int3_batch);
+static DEFINE_PER_CPU(unsigned long, stale_int3s);
 
 /* A module's text: the page tables' walk. */
 static noinline phys_addr_t text_virt_to_phys_walk(unsigned long va)
@@ -432,7 +439,12 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 
 struct text_poke_stats text_poke_get_stats(void)
 {
-	return text_poke_stats;
+	struct text_poke_stats s = text_poke_stats;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		s.stale_int3s += READ_ONCE(per_cpu(stale_int3s, cpu));
+	return s;
 }
 EXPORT_SYMBOL_GPL(text_poke_get_stats);
 
@@ -582,13 +594,59 @@ static __cold noinline void tp_trace_int3(void *site, unsigned long to)
  * reference, which it takes and drops with atomic instructions, and
  * reads the batch, which stays still while any reference is held.
  */
+/*
+ * An int3 that no batch in flight holds, at a byte that is no longer
+ * 0xcc: the int3 was removed after this CPU fetched it, and the CPU runs
+ * what is there now, backing up over it (as Linux's kprobes do for a
+ * breakpoint removed under them). On hardware the batch's last sync
+ * round rules this out. Under QEMU's TCG it happens on a loaded host
+ * (about once in 300,000 flips of the nmi_watchdog=1 entry stress, two
+ * stresses at once): a translation of the int3 outlives the write that
+ * removed it, the parked one included, and every CPU that runs the site
+ * traps on it. A write of the byte as it is (a locked cmpxchg), through
+ * a fresh mapping of this CPU's own, takes QEMU's slow path for written
+ * code, which drops that translation. If the same int3 comes back within
+ * the same batch count, the rewrite did not help: the caller dies. No
+ * printk here (an NMI may be the one trapping): text_poke_get_stats()
+ * counts them, and the stress tests report the count.
+ */
+
+static __cold noinline bool tp_int3_stale(struct pt_regs *regs)
+{
+	unsigned long site = regs->ip - 1;
+	unsigned long batch = READ_ONCE(text_poke_stats.batches);
+	enum fixed_addresses slot;
+	u8 now = READ_ONCE(*(u8 *)site);
+	u8 *alias, old;
+
+	if (now == INT3_INSN_OPCODE)
+		return false;
+	if (this_cpu_read(stale_int3_ip) == regs->ip &&
+	    this_cpu_read(stale_int3_batch) == batch)
+		return false;
+	this_cpu_write(stale_int3_ip, regs->ip);
+	this_cpu_write(stale_int3_batch, batch);
+	this_cpu_inc(stale_int3s);
+	if (tp_under_tcg) {
+		slot = FIX_INT3_REWRITE0 + 2 * smp_processor_id() + !!in_nmi();
+		alias = set_fixmap(slot, text_virt_to_phys(site));
+		old = now;
+		/* A batch that wrote the byte since leaves it alone. */
+		__atomic_compare_exchange_n(alias, &old, now, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+		clear_fixmap(slot);
+	}
+	regs->ip = site;
+	return true;
+}
+
 static bool poke_int3_handler(struct pt_regs *regs)
 {
 	struct text_poke_loc *tp;
 	bool handled = false;
 
 	if (!bp_get())
-		return false;
+		return tp_int3_stale(regs);
 	if (bp_find(regs->ip - 1, &tp)) {
 		text_poke_emulate(regs, tp);
 		this_cpu_inc(int3_hits);
@@ -599,7 +657,7 @@ static bool poke_int3_handler(struct pt_regs *regs)
 		handled = true;
 	}
 	bp_put();
-	return handled;
+	return handled || tp_int3_stale(regs);
 }
 
 static struct int3_hook poke_int3_hook = { .handler = poke_int3_handler };
@@ -608,6 +666,7 @@ void __init text_poke_init(void)
 {
 	bool tcg = text_poke_under_tcg();
 
+	tp_under_tcg = tcg;
 	register_int3_hook(&poke_int3_hook);
 	tp_park = tp_park_mode == TEXT_POKE_PARK_ON ||
 		  (tp_park_mode == TEXT_POKE_PARK_AUTO && tcg);

@@ -306,6 +306,60 @@ static void tpt_test_int3_hooks(struct kunit *test)
 	unregister_int3_hook(&second);
 }
 
+/*
+ * A stale int3 (tp_int3_stale() in text_patch.c): one that no batch holds,
+ * trapped on at a byte that is no longer 0xcc. The int3 of tpt_stale()
+ * is real; a hook asked before the engine's moves the ip to just after
+ * tpt_stale_byte, a NOP, as if the CPU had fetched an int3 there that was
+ * removed since, and passes the trap on. The engine must back up over it,
+ * so that the NOP runs and tpt_stale() returns 1, count it, and (under
+ * TCG, where it rewrites the byte as it is) leave the byte as it was.
+ * Twice, with a batch between: the second is a new stale int3.
+ */
+extern const char tpt_stale_ip[], tpt_stale_byte[];
+
+static noinline int tpt_stale(void)
+{
+	int r;
+
+	asm volatile(".globl tpt_stale_ip, tpt_stale_byte\n\t"
+		     "int3\n"
+		     "tpt_stale_ip:\n\t"
+		     "movl $0, %0\n\t"
+		     "jmp 1f\n"
+		     "tpt_stale_byte:\n\t"
+		     "nop\n\t"
+		     "movl $1, %0\n"
+		     "1:"
+		     : "=r"(r)
+		     :
+		     : "memory");
+	return r;
+}
+
+static bool tpt_stale_hook(struct pt_regs *regs)
+{
+	if (regs->ip == (unsigned long)tpt_stale_ip)
+		regs->ip = (unsigned long)tpt_stale_byte + 1;
+	return false;
+}
+
+static void tpt_test_int3_stale(struct kunit *test)
+{
+	static struct int3_hook hook = { .handler = tpt_stale_hook };
+	unsigned long stale = text_poke_get_stats().stale_int3s;
+
+	register_int3_hook(&hook);
+	KUNIT_EXPECT_EQ(test, tpt_stale(), 1);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().stale_int3s, stale + 1);
+	static_branch_enable(&tpt_one);
+	static_branch_disable(&tpt_one);
+	KUNIT_EXPECT_EQ(test, tpt_stale(), 1);
+	KUNIT_EXPECT_EQ(test, text_poke_get_stats().stale_int3s, stale + 2);
+	unregister_int3_hook(&hook);
+	KUNIT_EXPECT_EQ(test, *(const u8 *)tpt_stale_byte, 0x90);
+}
+
 static void tpt_test_int3_emulation(struct kunit *test)
 {
 	tpt_emul_flip(test, true);
@@ -553,6 +607,7 @@ static void tpt_test_stress(struct kunit *test)
 {
 	struct tpt_run *r = &tpt_run;
 	unsigned long hits = text_poke_int3_hits(), passes;
+	unsigned long stale = text_poke_get_stats().stale_int3s;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs readers on other CPUs, booted with 1");
@@ -566,11 +621,12 @@ static void tpt_test_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->check_seq, r->flips / r->handshake_every);
 	KUNIT_EXPECT_GT(test, passes, 0);
 	KUNIT_EXPECT_GT(test, text_poke_int3_hits(), hits);
-	kunit_info(test, "%u flips, %u readers, %lu reader passes, %d wrong branches, %lu int3 hits",
+	kunit_info(test, "%u flips, %u readers, %lu reader passes, %d wrong branches, %lu int3 hits, %lu stale int3s run again",
 		   r->done, num_online_cpus() - 1, passes,
 		   atomic_read(&r->violations) +
 		   atomic_read(&r->handshake_violations),
-		   text_poke_int3_hits() - hits);
+		   text_poke_int3_hits() - hits,
+		   text_poke_get_stats().stale_int3s - stale);
 }
 
 /*
@@ -636,6 +692,7 @@ static void tpt_test_stress_entry(struct kunit *test)
 	struct tpt_run *r = &tpt_run;
 	struct text_sync_stats ts = text_sync_get_stats();
 	unsigned long hits = text_poke_int3_hits(), passes, user = 0, idle = 0;
+	unsigned long stale = text_poke_get_stats().stale_int3s;
 	struct user_spin *us = kzalloc(sizeof(*us), GFP_KERNEL);
 	unsigned int cpu, i = 0;
 	int n;
@@ -696,12 +753,13 @@ static void tpt_test_stress_entry(struct kunit *test)
 	KUNIT_EXPECT_GT(test, text_sync_get_stats().entry_syncs,
 			ts.entry_syncs);
 	KUNIT_EXPECT_GT(test, text_poke_int3_hits(), hits);
-	kunit_info(test, "%u flips: %lu passes (%lu after system calls, %lu after idle, %d in NMIs), %d wrong branches, %lu entries serialized, %lu CPUs skipped by rounds",
+	kunit_info(test, "%u flips: %lu passes (%lu after system calls, %lu after idle, %d in NMIs), %d wrong branches, %lu entries serialized, %lu CPUs skipped by rounds, %lu stale int3s run again",
 		   r->done, passes, user, idle, atomic_read(&tpt_nmi_passes),
 		   atomic_read(&r->violations) +
 			   atomic_read(&r->handshake_violations),
 		   text_sync_get_stats().entry_syncs - ts.entry_syncs,
-		   text_sync_get_stats().skipped - ts.skipped);
+		   text_sync_get_stats().skipped - ts.skipped,
+		   text_poke_get_stats().stale_int3s - stale);
 }
 
 /*
@@ -808,6 +866,7 @@ static struct kunit_case tpt_cases[] = {
 	KUNIT_CASE(tpt_test_text_lock),
 	KUNIT_CASE(tpt_test_int3_emulation),
 	KUNIT_CASE(tpt_test_int3_hooks),
+	KUNIT_CASE(tpt_test_int3_stale),
 	KUNIT_CASE(tpt_test_big_batched),
 	KUNIT_CASE(tpt_test_56_unbatched),
 	KUNIT_CASE(tpt_test_alloc_failure),

@@ -2,19 +2,24 @@
 #ifndef _ASM_X86_FIXMAP_H
 #define _ASM_X86_FIXMAP_H
 
+#include <linux/threads.h>
 #include <linux/types.h>
 #include <asm/page.h>
 
 /*
  * Fixed virtual pages whose mapping is changed at run time: the temporary
- * writable aliases text_poke uses, and one for tests. Each slot is one page
- * at fix_to_virt(idx); its page table exists from paging_init() on, so
+ * writable aliases text_poke uses, two a CPU for the int3 handler's
+ * rewrite of a stale int3 (text_patch.c: one outside NMIs, one in them),
+ * and one for tests. Each slot is one page at fix_to_virt(idx); its page
+ * table exists from paging_init() on (one table: 512 slots), so
  * set_fixmap() never allocates.
  */
 enum fixed_addresses {
 	FIX_TEXT_POKE0,
 	FIX_TEXT_POKE1,
 	FIX_TEST,
+	FIX_INT3_REWRITE0,
+	FIX_INT3_REWRITE_LAST = FIX_INT3_REWRITE0 + 2 * NR_CPUS - 1,
 	__end_of_fixed_addresses
 };
 
