@@ -609,6 +609,10 @@ static __cold noinline void tp_trace_int3(void *site, unsigned long to)
  * the same batch count, the rewrite did not help: the caller dies. No
  * printk here (an NMI may be the one trapping): text_poke_get_stats()
  * counts them, and the stress tests report the count.
+ *
+ * Only with the park: text_poke.park=off is there to show what the park
+ * prevents (Linux's stray int3, which make stress expects), and without
+ * the park, as on hardware, a stale int3 means a bug, to die of.
  */
 
 static __cold noinline bool tp_int3_stale(struct pt_regs *regs)
@@ -619,7 +623,7 @@ static __cold noinline bool tp_int3_stale(struct pt_regs *regs)
 	u8 now = READ_ONCE(*(u8 *)site);
 	u8 *alias, old;
 
-	if (now == INT3_INSN_OPCODE)
+	if (!tp_park || now == INT3_INSN_OPCODE)
 		return false;
 	if (this_cpu_read(stale_int3_ip) == regs->ip &&
 	    this_cpu_read(stale_int3_batch) == batch)
