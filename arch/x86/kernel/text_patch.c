@@ -421,16 +421,6 @@ static void text_poke_sync_parked(struct tp_alias *alias,
 	if (text_sync_park_begin(&cpus))
 		smp_call_function_many(&cpus, do_park, NULL, 0);
 	text_sync_park_wait(&cpus);
-	/*
-	 * The write discards the translations of a site only if it goes
-	 * through QEMU's slow path, which the TLB entry of the alias asks
-	 * for while the page holds translated code. QEMU 7.2 can lose that
-	 * mark when another CPU translates from the page while this one
-	 * writes it (a race in its TLB dirty tracking, reported on
-	 * qemu-devel in 2024), as the unparked passes allow. So the alias
-	 * is mapped again, its TLB entry filled while nobody translates.
-	 */
-	tp_alias_unmap(alias);
 	text_poke_pass(alias, vec, nr, TP_FIRST);
 	text_sync_park_end(&cpus);
 	__trace_call_outline(text_poke_sync_end, TP_ROUND, 1);
