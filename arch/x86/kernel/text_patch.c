@@ -524,10 +524,9 @@ static void text_poke_emulate(struct pt_regs *regs,
 			      const struct text_poke_loc *tp)
 {
 	unsigned long next = (unsigned long)tp->addr + tp->len;
+	u8 op = tp->opcode[0];
 	s32 rel32;
 	u32 imm;
-
-	u8 op = tp->opcode[0];
 
 	/* A jump label's jmp first: a flip's int3 hits are mostly these. */
 	if (op == JMP32_INSN_OPCODE || op == JMP8_INSN_OPCODE) {
@@ -578,19 +577,12 @@ static __cold noinline void tp_trace_int3(void *site, unsigned long to)
 }
 
 /*
- * The int3 hook: an int3 at a site of the batch in flight. NMI-safe: an
- * NMI may take it on top of itself on the same CPU (the NMI handler
- * passing a site), so it keeps nothing of its own but the per-CPU
- * reference, which it takes and drops with atomic instructions, and
- * reads the batch, which stays still while any reference is held.
- */
-/*
  * An int3 that no batch in flight holds, at a byte that is no longer
  * 0xcc: the int3 was removed after this CPU fetched it, and the CPU runs
  * what is there now, backing up over it (as Linux's kprobes do for a
  * breakpoint removed under them). On hardware the batch's last sync
  * round rules this out. Under QEMU's TCG it happens on a loaded host
- * (about once in 300,000 flips of the nmi_watchdog=1 entry stress, two
+ * (about once in 250,000 flips of the nmi_watchdog=1 entry stress, two
  * stresses at once): a translation of the int3 outlives the write that
  * removed it, the parked one included, and every CPU that runs the site
  * traps on it. A write of the byte as it is (a locked cmpxchg), through
@@ -604,7 +596,6 @@ static __cold noinline void tp_trace_int3(void *site, unsigned long to)
  * prevents (Linux's stray int3, which make stress expects), and without
  * the park, as on hardware, a stale int3 means a bug, to die of.
  */
-
 static __cold noinline bool tp_int3_stale(struct pt_regs *regs)
 {
 	unsigned long site = regs->ip - 1;
@@ -634,6 +625,13 @@ static __cold noinline bool tp_int3_stale(struct pt_regs *regs)
 	return true;
 }
 
+/*
+ * The int3 hook: an int3 at a site of the batch in flight. NMI-safe: an
+ * NMI may take it on top of itself on the same CPU (the NMI handler
+ * passing a site), so it keeps nothing of its own but the per-CPU
+ * reference, which it takes and drops with atomic instructions, and
+ * reads the batch, which stays still while any reference is held.
+ */
 static bool poke_int3_handler(struct pt_regs *regs)
 {
 	struct text_poke_loc *tp;
