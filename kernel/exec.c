@@ -14,6 +14,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/elf.h>
+#include <linux/init.h>
 #include <linux/inflate.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -89,7 +90,7 @@ static DEFINE_MUTEX(unpack_mutex);
  */
 static struct inflate_work unpack_work;
 
-int exec_prog_add(const char *name, const void *data, size_t size)
+int __init exec_prog_add(const char *name, const void *data, size_t size)
 {
 	struct user_prog *p = &progs[nr_progs];
 

@@ -9,6 +9,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/export.h>
+#include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -216,7 +217,7 @@ int parse_args_for(const char *cmdline, const struct kernel_param *kp)
 	return found;
 }
 
-int parse_args(const char *cmdline)
+int __init parse_args(const char *cmdline)
 {
 	char *s = param_buf, *name, *val;
 	int unknown = 0;

@@ -12,6 +12,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/export.h>
+#include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -38,7 +39,7 @@ static void frame_set(unsigned long pfn, bool free)
 }
 
 /* Returns the bytes of the range at or above the limit, which are ignored. */
-phys_addr_t frame_add_ram(phys_addr_t base, phys_addr_t size)
+phys_addr_t __init frame_add_ram(phys_addr_t base, phys_addr_t size)
 {
 	unsigned long pfn = ALIGN(base, PAGE_SIZE) >> PAGE_SHIFT;
 	unsigned long end = ALIGN_DOWN(base + size, PAGE_SIZE) >> PAGE_SHIFT;
@@ -62,7 +63,7 @@ phys_addr_t frame_add_ram(phys_addr_t base, phys_addr_t size)
 	return (phys_addr_t)ignored << PAGE_SHIFT;
 }
 
-void frame_reserve(phys_addr_t base, phys_addr_t size)
+void __init frame_reserve(phys_addr_t base, phys_addr_t size)
 {
 	unsigned long pfn = ALIGN_DOWN(base, PAGE_SIZE) >> PAGE_SHIFT;
 	unsigned long end = ALIGN(base + size, PAGE_SIZE) >> PAGE_SHIFT;

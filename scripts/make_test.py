@@ -104,7 +104,8 @@ LIVE_CHECK = r' \.\.\. (ok|FAIL|ERROR|skipped)'
 PURE_CHECKS = ['test_arch_includes', 'test_bench_readme', 'test_check_old_api',
                'test_footprint_model', 'test_jump_table_tools',
                'test_kunit_results', 'test_testsched',
-               'test_tracepoint_calls', 'test_user_compare']
+               'test_tracepoint_calls', 'test_user_compare',
+               'test_check_init_refs']
 # Host checks with a step of their own.
 OWN_STEP = PURE_CHECKS + ['test_entry_sync', 'test_doc_sessions']
 

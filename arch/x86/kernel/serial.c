@@ -5,6 +5,7 @@
  * the UART's interrupt.
  */
 #include <linux/kernel.h>
+#include <linux/init.h>
 #include <asm/io.h>
 #include <asm/serial.h>
 
@@ -25,7 +26,7 @@
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
 
-void serial_init(void)
+void __init serial_init(void)
 {
 	unsigned int div = 115200 / CONFIG_EARLY_SERIAL_BAUD;
 

@@ -210,7 +210,7 @@ void set_debug_trap_hook(bool (*hook)(struct pt_regs *regs))
 	WRITE_ONCE(debug_trap_hook, hook);
 }
 
-void set_irq_handler(unsigned int vector, irq_handler_t handler)
+void __init set_irq_handler(unsigned int vector, irq_handler_t handler)
 {
 	BUG_ON(vector < X86_TRAP_NR_EXCEPTIONS || vector > 255);
 	irq_handlers[vector] = handler;
