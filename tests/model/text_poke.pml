@@ -37,7 +37,9 @@
  * 1: and QEMU's translation cache), PARK (1: the other CPUs are parked for
  * the last write, as text_poke.park=on; 0: a plain sync round), HOTPLUG
  * (1: the hotplug process runs), ENTRY (1: the readers leave and enter),
- * NMI (1: NMIs on every CPU). Mutants, each a change the protocol must
+ * NMI (1: NMIs on every CPU), STALE (1, with TCG=1 PARK=1: once, after a
+ * batch retired, QEMU's translations of a site it wrote hold its int3
+ * again; the handler runs it again, tp_int3_stale()). Mutants, each a change the protocol must
  * not survive: M_NO_SYNC1, M_NO_SYNC2, M_NO_SYNC3 (drop that sync round;
  * the third is the park when PARK=1), M_RELEASE_EARLY (retire the batch
  * before its last sync round), M_ARM_LATE (arm the references after the
@@ -49,7 +51,9 @@
  * keeps the trapping ip in a per-CPU variable: an NMI's trap on top of it
  * overwrites it), M_NO_PARK_IPI_WAIT (the park ends without waiting for
 its IPIs: an NMI parks a CPU that has hit an int3 and holds no reference
-yet); the skipped park is TCG=1 PARK=0. Two it survives, as
+yet), M_NO_STALE (a stale int3 is a stray one), M_STALE_NO_REWRITE (run
+again without the rewrite that drops the translation); the skipped park
+is TCG=1 PARK=0. Two it survives, as
  * the model shows: M_NO_SYNC2 with PARK=1, and M_NO_WAIT (retire without
  * waiting for CPUs still in the handler: the handler runs with interrupts
  * off and the last sync round waited for every CPU in the kernel; an NMI
@@ -74,6 +78,12 @@ yet); the skipped park is TCG=1 PARK=0. Two it survives, as
 #endif
 #ifndef NMI
 #define NMI 0
+#endif
+#ifndef STALE
+#define STALE 0
+#endif
+#if STALE && !(TCG && PARK)
+#error "STALE is QEMU's translation cache with the park: TCG=1 PARK=1"
 #endif
 
 #define NSITE 2
@@ -144,6 +154,19 @@ bit hp_writer;
 
 /* Observers for the properties. */
 bit in_batch;
+
+#if STALE
+/*
+ * QEMU's stale translation (STALE=1): once, after a batch retired, every
+ * reader's translation of a site it wrote holds the int3 again, though
+ * memory holds the new byte. tp_int3_stale() runs it again, rewriting the
+ * byte as it is (which drops every translation of the site); the same
+ * int3 on the same CPU again within one batch is a death (stale_seen[c]:
+ * site + 1, reset by each batch).
+ */
+bit stale_left = 1;
+byte stale_seen[NCPU];
+#endif
 
 /* CPU c serializes: from now on it fetches what memory holds. */
 inline serialize(c)
@@ -216,6 +239,26 @@ inline int3_handler(c, s)
 #ifdef M_NMI_UNSAFE
 	hsite[c] = s;
 #endif
+#if STALE && !defined(M_NO_STALE)
+	/*
+	 * No batch, and the byte is no int3: tp_int3_stale(), once per
+	 * site and batch on this CPU; the ip backs up over the int3.
+	 */
+	if
+	:: atomic { refs[c] == 0 && mem_first[s] != V_INT3 &&
+		    stale_seen[c] != s + 1 -> stale_seen[c] = s + 1;
+#ifndef M_STALE_NO_REWRITE
+		k = 0;
+		do
+		:: k < NCPU -> tb_valid[k * NSITE + s] = 0; k++
+		:: else -> k = 0; break
+		od
+#else
+		skip
+#endif
+		}
+	:: else ->
+#endif
 	atomic {
 		/* Else a stray int3: no batch to find it in. */
 		assert(refs[c] > 0);
@@ -247,6 +290,9 @@ inline int3_handler(c, s)
 	assert(found);
 	found = 0;
 	refs[c]--
+#if STALE && !defined(M_NO_STALE)
+	fi
+#endif
 }
 
 /*
@@ -458,6 +504,13 @@ inline bp_arm()
 		od;
 		desc_new = target;
 		desc_nr = NSITE;
+#if STALE
+		k = 0;
+		do
+		:: k < NCPU -> stale_seen[k] = 0; k++
+		:: else -> k = 0; break
+		od;
+#endif
 		in_batch = 1
 	}
 }
@@ -623,6 +676,25 @@ proctype patcher() provided (!in_nmi[0])
 			:: else -> k = 0; break
 			od
 		}
+#if STALE
+		/* QEMU keeps (once) the int3 of the batch's first site. */
+		if
+		:: stale_left ->
+			d_step {
+				stale_left = 0;
+				k = 1;
+				do
+				:: k < NCPU ->
+					tb_valid[k * NSITE + vec[0]] = 1;
+					tb_first[k * NSITE + vec[0]] = V_INT3;
+					tb_tail[k * NSITE + vec[0]] = 0;
+					k++
+				:: else -> k = 0; break
+				od
+			}
+		:: skip
+		fi;
+#endif
 		cur = target;
 		target = 0;
 		vec[0] = 0;
