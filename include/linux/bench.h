@@ -48,6 +48,13 @@ static __always_inline u64 bench_cycles(void)
 
 u64 bench_empty_region(void);
 
+/*
+ * The functions whose sites a flip benchmark patches: first in .text, so
+ * that the pages they span, which a flip maps one at a time, do not move
+ * when kernel code before them grows or shrinks.
+ */
+#define __bench_sites __section(".text.bench_sites")
+
 /* Per-iteration cost of fn() over n calls, in hundredths, region-corrected. */
 u64 bench_per_call_x100(int (*fn)(void), unsigned int n);
 

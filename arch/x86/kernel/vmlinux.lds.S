@@ -39,6 +39,8 @@ SECTIONS
 		KEEP(*(.multiboot))
 		*(.head.text)
 		_stext = .;
+		/* Sites of the flip benchmarks (<linux/bench.h>). */
+		*(.text.bench_sites)
 		*(.text.hot .text.hot.*)
 #ifdef CONFIG_TEXT_LAYOUT_LINKORDER
 		*(.text .text.*)
