@@ -28,7 +28,13 @@ DECLARE_PER_CPU(int, rcu_read_nesting);
 /* Set while the current grace period waits for this CPU. */
 DECLARE_PER_CPU(int, rcu_qs_pending);
 
-void rcu_report_qs(void);
+/*
+ * This CPU passed a quiescent state: its report, unless irqs_off_ok is
+ * false and interrupts are off outside a hardirq (rcu_read_unlock_sched()).
+ * Out of line, that test too: an unlock inlines only the tests of
+ * rcu_qs_pending and of the nesting.
+ */
+void rcu_report_qs(bool irqs_off_ok);
 
 static __always_inline void rcu_read_lock(void)
 {
@@ -44,7 +50,7 @@ static __always_inline void rcu_read_unlock(void)
 	this_cpu_dec(rcu_read_nesting);
 	if (unlikely(this_cpu_read(rcu_qs_pending)) &&
 	    !this_cpu_read(rcu_read_nesting))
-		rcu_report_qs();
+		rcu_report_qs(true);
 	preempt_enable();
 }
 
@@ -60,8 +66,8 @@ static __always_inline void rcu_read_unlock_sched(void)
 	barrier();
 	this_cpu_dec(rcu_read_nesting);
 	if (unlikely(this_cpu_read(rcu_qs_pending)) &&
-	    !this_cpu_read(rcu_read_nesting) && (!irqs_disabled() || in_irq()))
-		rcu_report_qs();
+	    !this_cpu_read(rcu_read_nesting))
+		rcu_report_qs(false);
 	preempt_enable();
 }
 
@@ -75,7 +81,7 @@ static __always_inline void rcu_note_context_switch(void)
 {
 	if (unlikely(this_cpu_read(rcu_qs_pending)) &&
 	    !this_cpu_read(rcu_read_nesting))
-		rcu_report_qs();
+		rcu_report_qs(true);
 }
 
 #define rcu_idle_qs() rcu_note_context_switch()

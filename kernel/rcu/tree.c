@@ -68,10 +68,11 @@ static inline void rcu_report_qs_of(int *pending)
 		wake_up_process(rcu_gp_task);
 }
 
-/* Step 2: this CPU passed a quiescent state (any context). */
-void rcu_report_qs(void)
+/* Step 2: this CPU passed a quiescent state (<linux/rcupdate.h>). */
+void rcu_report_qs(bool irqs_off_ok)
 {
-	rcu_report_qs_of(this_cpu_ptr(&rcu_qs_pending));
+	if (irqs_off_ok || !irqs_disabled() || in_irq())
+		rcu_report_qs_of(this_cpu_ptr(&rcu_qs_pending));
 }
 EXPORT_SYMBOL_GPL(rcu_report_qs);
 
@@ -97,7 +98,7 @@ static bool rcu_report_qs_eqs(unsigned int cpu)
 static void rcu_fqs_ipi(void *unused)
 {
 	if (!this_cpu_read(rcu_read_nesting))
-		rcu_report_qs();
+		rcu_report_qs(true);
 }
 
 /*
@@ -122,7 +123,7 @@ static void rcu_gp_start(void)
 	}
 	smp_mb();
 	atomic_add(-(int)(RCU_GP_BIAS - n), &rcu_cpus_left);
-	rcu_report_qs();
+	rcu_report_qs(true);
 }
 
 static bool rcu_gp_done(void)
