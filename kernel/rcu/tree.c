@@ -98,7 +98,7 @@ static bool rcu_report_qs_eqs(unsigned int cpu)
 static void rcu_fqs_ipi(void *unused)
 {
 	if (!this_cpu_read(rcu_read_nesting))
-		rcu_report_qs(true);
+		rcu_report_qs_of(this_cpu_ptr(&rcu_qs_pending));
 }
 
 /*
@@ -123,7 +123,7 @@ static void rcu_gp_start(void)
 	}
 	smp_mb();
 	atomic_add(-(int)(RCU_GP_BIAS - n), &rcu_cpus_left);
-	rcu_report_qs(true);
+	rcu_report_qs_of(this_cpu_ptr(&rcu_qs_pending));
 }
 
 static bool rcu_gp_done(void)
