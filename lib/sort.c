@@ -65,15 +65,7 @@ void sort(void *base, size_t num, size_t size, cmp_func_t cmp_func,
 
 	if (!swap_func)
 		swap_func = generic_swap;
-	/*
-	 * Input already in order (a module's sites as the assembler laid
-	 * them out, one key's sites in a batch) costs num - 1 compares and
-	 * no swap; otherwise the scan stops at the first pair out of order.
-	 */
-	for (i = 1; i < num; i++)
-		if (cmp_func(b + (i - 1) * size, b + i * size) > 0)
-			break;
-	if (i >= num)
+	if (num < 2)
 		return;
 	for (i = num / 2; i-- > 0;)
 		sift_down(b, i, num, size, cmp_func, swap_func);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for sort() (lib/sort.c): every order of input comes out
- * sorted and a permutation of itself, with the default swap at each
- * element width it picks (8-byte words, 4-byte words, bytes) and with a
- * caller's swap; input already in order takes num - 1 compares and no
- * swap.
+ * KUnit tests for sort() and is_sorted() (lib/sort.c): every order of
+ * input comes out sorted and a permutation of itself, with the default
+ * swap at each element width it picks (8-byte words, 4-byte words, bytes)
+ * and with a caller's swap; is_sorted() takes num - 1 compares on input
+ * in order and stops at the first pair out of order.
  */
 
 #include <kunit/test.h>
@@ -138,8 +138,12 @@ static void sort_test_orders(struct kunit *test)
 	}
 }
 
-/* In order: num - 1 compares, no swap; one pair out: swaps happen. */
-static void sort_test_in_order(struct kunit *test)
+/*
+ * is_sorted(): true on input in order after num - 1 compares, false on one
+ * pair out of order, stopping there; and a caller's swap sorts that input
+ * and is handed the element size.
+ */
+static void sort_test_is_sorted(struct kunit *test)
 {
 	u32 keys[SORT_TEST_MAX], state = 1;
 	size_t n;
@@ -148,24 +152,38 @@ static void sort_test_in_order(struct kunit *test)
 	for (n = 0; n <= SORT_TEST_MAX; n++) {
 		sort_test_keys(keys, n, ASCENDING, &state);
 		sort_test_cmps = 0;
-		sort_test_swaps = 0;
-		sort(keys, n, sizeof(u32), sort_test_cmp, sort_test_swap);
+		KUNIT_EXPECT_TRUE_MSG(
+			test, is_sorted(keys, n, sizeof(u32), sort_test_cmp),
+			"n %zu", n);
 		KUNIT_EXPECT_EQ_MSG(test, sort_test_cmps, n ? n - 1 : 0,
 				    "n %zu", n);
-		KUNIT_EXPECT_EQ_MSG(test, sort_test_swaps, 0, "n %zu", n);
 		if (n < 2)
 			continue;
 		sort_test_keys(keys, n, LAST_PAIR, &state);
+		sort_test_cmps = 0;
+		KUNIT_EXPECT_FALSE_MSG(
+			test, is_sorted(keys, n, sizeof(u32), sort_test_cmp),
+			"n %zu", n);
+		KUNIT_EXPECT_EQ_MSG(test, sort_test_cmps, n - 1, "n %zu", n);
 		sort_test_swaps = 0;
 		sort(keys, n, sizeof(u32), sort_test_cmp, sort_test_swap);
 		KUNIT_EXPECT_GT_MSG(test, sort_test_swaps, 0, "n %zu", n);
-		KUNIT_EXPECT_LT_MSG(test, keys[n - 2], keys[n - 1], "n %zu", n);
+		KUNIT_EXPECT_TRUE_MSG(
+			test, is_sorted(keys, n, sizeof(u32), sort_test_cmp),
+			"n %zu", n);
+		/* The first pair out: the scan stops after one compare. */
+		keys[0] = keys[1];
+		keys[1] = 0;
+		sort_test_cmps = 0;
+		KUNIT_EXPECT_FALSE(test, is_sorted(keys, n, sizeof(u32),
+						   sort_test_cmp));
+		KUNIT_EXPECT_EQ_MSG(test, sort_test_cmps, 1, "n %zu", n);
 	}
 	KUNIT_EXPECT_EQ(test, sort_test_bad_size, 0);
 }
 
 static struct kunit_case sort_test_cases[] = { KUNIT_CASE(sort_test_orders),
-					       KUNIT_CASE(sort_test_in_order),
+					       KUNIT_CASE(sort_test_is_sorted),
 					       {} };
 
 static struct kunit_suite sort_test_suite = {

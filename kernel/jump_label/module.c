@@ -296,7 +296,8 @@ static int jump_label_module_check_sites(struct module *mod)
 		sites[i].code = jump_entry_code(e + i);
 		sites[i].entry = i;
 	}
-	sort(sites, n, sizeof(*sites), jump_site_cmp, NULL);
+	if (!is_sorted(sites, n, sizeof(*sites), jump_site_cmp))
+		sort(sites, n, sizeof(*sites), jump_site_cmp, NULL);
 	for (i = 1; i < n && !ret; i++) {
 		struct jump_entry *prev = e + sites[i - 1].entry;
 

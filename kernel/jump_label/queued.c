@@ -152,7 +152,8 @@ static void jl_replay(void)
 	unsigned int i;
 	int v;
 
-	sort(queue, queue_nr, sizeof(*queue), jl_queued_cmp, NULL);
+	if (!is_sorted(queue, queue_nr, sizeof(*queue), jl_queued_cmp))
+		sort(queue, queue_nr, sizeof(*queue), jl_queued_cmp, NULL);
 	for (i = 0; i < queue_nr; i++) {
 		q = &queue[i];
 		prev = i && jl_same(&queue[i - 1], q) ? &queue[i - 1] : NULL;

@@ -163,9 +163,9 @@ static int sc_msite_cmp(const void *a, const void *b)
 static int sc_resolve_keys(struct module *mod)
 {
 	struct static_call_msite *s = mod->static_call_sites;
-	unsigned int i;
+	unsigned int i, n = mod->num_static_call_sites;
 
-	for (i = 0; i < mod->num_static_call_sites; i++) {
+	for (i = 0; i < n; i++) {
 		s[i].key = static_call_tramp_key(s[i].tramp);
 		if (!s[i].key) {
 			pr_err("module %s: static call site %pS calls %pS, a trampoline of no known call: refused\n",
@@ -173,7 +173,8 @@ static int sc_resolve_keys(struct module *mod)
 			return -ENOEXEC;
 		}
 	}
-	sort(s, mod->num_static_call_sites, sizeof(*s), sc_msite_cmp, NULL);
+	if (!is_sorted(s, n, sizeof(*s), sc_msite_cmp))
+		sort(s, n, sizeof(*s), sc_msite_cmp, NULL);
 	return 0;
 }
 
