@@ -25,10 +25,12 @@ Prints each reference (the object, the referring function and offset,
 the init symbol) and exits 1 if there is one; exits 0 otherwise, 2 if
 the objects cannot be read.
 """
-import os
 import re
-import subprocess
 import sys
+
+# The binutils runner and readelf's headers of check_callers.py, its twin
+# over the same objects' relocations.
+from check_callers import FILE_RE, RELA_RE, Unreadable, tool
 
 PROG = 'check_init_refs'
 # Sections freed by free_initmem() (<linux/init.h>).
@@ -49,25 +51,6 @@ ALLOWED = {
 TABLES_WITH_INIT = ('__jump_table', '.static_call_sites')
 SECTION_RE = re.compile(r'^\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+'
                         r'[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S*)')
-RELA_RE = re.compile(r"^Relocation section '\.rela?(\S+)'")
-FILE_RE = re.compile(r'^File: (\S+)$')
-
-
-class Unreadable(Exception):
-    pass
-
-
-def tool(argv):
-    env = dict(os.environ, LC_ALL='C')
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, env=env,
-                              errors='replace', check=False)
-    except OSError as exc:
-        raise Unreadable(f'cannot run {argv[0]}: {exc.strerror}') from exc
-    if done.returncode:
-        raise Unreadable(f'{" ".join(argv[:3])} ... failed: '
-                         f'{done.stderr.strip()[-400:]}')
-    return done.stdout
 
 
 def per_file(text):
