@@ -455,6 +455,41 @@ def text_size(vmlinux, report):
     return None
 
 
+PAGE = 4096
+
+
+def bench_site_spans(vmlinux, report):
+    """Warns of each function of .text.bench_sites (between the symbols
+    __bench_sites_start and __bench_sites_end, <linux/bench.h>) that spans
+    more pages than its size needs: a flip maps its pages one at a time,
+    so its figures would count a page more."""
+    out = tool_output(['nm', '-n', '-S', '--defined-only', str(vmlinux)],
+                      report)
+    bounds = {}
+    functions = []
+    for line in (out or '').splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] in ('__bench_sites_start',
+                                              '__bench_sites_end'):
+            bounds[fields[2]] = int(fields[0], 16)
+        elif len(fields) == 4 and fields[2] in 'tT':
+            functions.append((int(fields[0], 16), int(fields[1], 16),
+                              fields[3]))
+    if len(bounds) < 2:
+        return
+    for start, size, name in functions:
+        if not (bounds['__bench_sites_start'] <= start <
+                bounds['__bench_sites_end']) or not size:
+            continue
+        spans = (start + size - 1) // PAGE - start // PAGE + 1
+        fewest = -(-size // PAGE)
+        if spans > fewest:
+            report.warn(f'{display(vmlinux)}: {name} ({size} bytes at page '
+                        f'offset {start % PAGE:#x}) spans {spans} pages, '
+                        f'its size needs {fewest}: reorder the slots of '
+                        '<linux/bench.h>')
+
+
 def host_records(config, vmlinux, report):
     """fastpath_bytes and image_text_bytes of one run's image."""
     if not vmlinux.is_file():
@@ -470,6 +505,7 @@ def host_records(config, vmlinux, report):
         records.append({'name': 'fastpath_bytes', 'config': config,
                         'params': FASTPATH_SYMBOL, 'value': size,
                         'unit': 'bytes'})
+    bench_site_spans(vmlinux, report)
     size = text_size(vmlinux, report)
     if size is not None:
         records.append({'name': 'image_text_bytes', 'config': config,

@@ -172,14 +172,14 @@ bench_case("table", bench_table);
 		   JLB_S8(k) JLB_S8(k) JLB_S8(k)
 #define JLB_S64(k) JLB_S56(k) JLB_S8(k)
 #define JLB_S256(k) JLB_S64(k) JLB_S64(k) JLB_S64(k) JLB_S64(k)
-#define JLB_FLIP_KEY(nr, body)                                    \
-	DEFINE_STATIC_KEY_FALSE(jlb_flip##nr);                     \
-	static noinline __bench_sites int jlb_flip##nr##_fn(void) \
-	{                                                          \
-		int n = 0;                                         \
+#define JLB_FLIP_KEY(nr, body)                                          \
+	DEFINE_STATIC_KEY_FALSE(jlb_flip##nr);                          \
+	static noinline BENCH_SITES_JLB##nr int jlb_flip##nr##_fn(void) \
+	{                                                               \
+		int n = 0;                                              \
 									\
-		body                                               \
-		return n;                                          \
+		body                                                    \
+		return n;                                               \
 	}
 
 JLB_FLIP_KEY(1, JLB_S1(jlb_flip1))

@@ -63,7 +63,7 @@ DEFINE_STATIC_CALL(scb_1024, scb_target);
 #define SCB_56(x) SCB_16(x) SCB_16(x) SCB_16(x) SCB_4(x) SCB_4(x)
 #define SCB_1024(x) SCB_16(SCB_16(SCB_4(x)))
 
-static noinline __used __bench_sites unsigned int scb_56_fn(void)
+static noinline __used BENCH_SITES_SCB56 unsigned int scb_56_fn(void)
 {
 	unsigned int s = 0;
 
@@ -71,7 +71,7 @@ static noinline __used __bench_sites unsigned int scb_56_fn(void)
 	return s;
 }
 
-static noinline __used __bench_sites unsigned int scb_1024_fn(void)
+static noinline __used BENCH_SITES_SCB1024 unsigned int scb_1024_fn(void)
 {
 	unsigned int s = 0;
 

@@ -40,7 +40,9 @@ SECTIONS
 		*(.head.text)
 		_stext = .;
 		/* Sites of the flip benchmarks (<linux/bench.h>). */
-		*(.text.bench_sites)
+		__bench_sites_start = .;
+		*(SORT_BY_NAME(.text.bench_sites.*))
+		__bench_sites_end = .;
 		*(.text.hot .text.hot.*)
 #ifdef CONFIG_TEXT_LAYOUT_LINKORDER
 		*(.text .text.*)
