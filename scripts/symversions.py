@@ -41,7 +41,9 @@ def exported_symbols(elf):
         shndx = sym['st_shndx']
         if not isinstance(shndx, int) or sym['st_info']['type'] != 'STT_OBJECT':
             continue
-        prefix = EXPORT_SECTIONS.get(elf.get_section(shndx).name)
+        # Built in, an export has a section of its own: __ksymtab+<sym>.
+        section = elf.get_section(shndx).name.split('+', 1)[0]
+        prefix = EXPORT_SECTIONS.get(section)
         if prefix and sym.name.startswith(prefix) and len(sym.name) > len(prefix):
             names.append(sym.name[len(prefix):])
     return names

@@ -14,20 +14,29 @@
  * kinds apart by the section holding the symbol, not by its name).
  *
  * The kernel's tables: [__start___ksymtab, __stop___ksymtab) and
- * [__start___ksymtab_gpl, __stop___ksymtab_gpl), in link order; a module's
- * are its sections of the same names.
+ * [__start___ksymtab_gpl, __stop___ksymtab_gpl), sorted by name: built in,
+ * each entry has an input section of its own, __ksymtab+<sym>, and the
+ * linker script lays them out in the order of their names, so that the
+ * module loader finds an export by binary search. A module's tables are
+ * its sections __ksymtab and __ksymtab_gpl, in link order.
  */
 struct kernel_symbol {
 	unsigned long value;
 	const char *name;
 };
 
+#ifdef MODULE
+#define __KSYMTAB_SECTION(sec, sym) sec
+#else
+#define __KSYMTAB_SECTION(sec, sym) sec "+" #sym
+#endif
+
 #define ___EXPORT_SYMBOL(sym, sec, tag)                                     \
 	extern typeof(sym) sym;                                             \
 	static const char __kstrtab_##sym[] __used                          \
 		__section("__ksymtab_strings") __aligned(1) = #sym;         \
 	const struct kernel_symbol __ksymtab##tag##_##sym __used            \
-		__section(sec) __aligned(8) = {                             \
+		__section(__KSYMTAB_SECTION(sec, sym)) __aligned(8) = {     \
 		(unsigned long)&sym, __kstrtab_##sym                        \
 	}
 

@@ -142,6 +142,27 @@ find_in_table(const struct kernel_symbol *start, unsigned int n,
 	return NULL;
 }
 
+/* The kernel's table is sorted by name (<linux/export.h>): a bisection. */
+static const struct kernel_symbol *
+find_in_sorted(const struct kernel_symbol *start, unsigned int n,
+	       const char *name)
+{
+	unsigned int lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(name, start[mid].name);
+		if (!c)
+			return &start[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 /*
  * The export called name: the kernel's, or that of a live or coming
  * module (*owner, else NULL); *gpl for an EXPORT_SYMBOL_GPL one.
@@ -154,13 +175,13 @@ static const struct kernel_symbol *find_symbol(const char *name,
 
 	*owner = NULL;
 	*gpl = false;
-	ks = find_in_table(__start___ksymtab,
-			   __stop___ksymtab - __start___ksymtab, name);
+	ks = find_in_sorted(__start___ksymtab,
+			    __stop___ksymtab - __start___ksymtab, name);
 	if (ks)
 		return ks;
 	*gpl = true;
-	ks = find_in_table(__start___ksymtab_gpl,
-			   __stop___ksymtab_gpl - __start___ksymtab_gpl, name);
+	ks = find_in_sorted(__start___ksymtab_gpl,
+			    __stop___ksymtab_gpl - __start___ksymtab_gpl, name);
 	if (ks)
 		return ks;
 	list_for_each_entry(mod, &modules, list) {

@@ -116,16 +116,18 @@ SECTIONS
 	 * What modules may link against (<linux/export.h>): each table its
 	 * own output section, so that scripts/modpost.py tells a GPL-only
 	 * export from the others by the section holding its __ksymtab_gpl_X
-	 * symbol, in vmlinux as in a .ko.
+	 * symbol, in vmlinux as in a .ko; each sorted by name (an input
+	 * section per export, __ksymtab+<sym>), which find_symbol()'s binary
+	 * search needs.
 	 */
 	__ksymtab : LMA(__ksymtab) {
 		__start___ksymtab = .;
-		KEEP(*(__ksymtab))
+		KEEP(*(SORT_BY_NAME(__ksymtab+*)))
 		__stop___ksymtab = .;
 	} :rodata
 	__ksymtab_gpl : LMA(__ksymtab_gpl) {
 		__start___ksymtab_gpl = .;
-		KEEP(*(__ksymtab_gpl))
+		KEEP(*(SORT_BY_NAME(__ksymtab_gpl+*)))
 		__stop___ksymtab_gpl = .;
 	} :rodata
 	__ksymtab_strings : LMA(__ksymtab_strings) {
