@@ -22,7 +22,9 @@ a module's undefined symbol that nobody exports (__this_module excepted:
 the loader provides it), a GPL-only symbol used by a module whose license
 is not GPL-compatible, a module without MODULE_LICENSE(), a symbol exported
 twice (vmlinux and a module, or two modules), two modules of one name, a
-file that is not an x86-64 relocatable object with a symbol table.
+file that is not an x86-64 relocatable object with a symbol table, a
+VMLINUX whose export table is not sorted by name (the loader bisects it:
+<linux/export.h>).
 """
 import argparse
 import os
@@ -55,6 +57,7 @@ class Elf:
     def __init__(self, path, want_rel):
         self.path = path
         self.exports = []       # (symbol, kind)
+        self.addresses = []     # (address, symbol, kind) of each export
         self.undefined = set()
         self.modinfo = []       # (key, value)
         try:
@@ -94,6 +97,21 @@ class Elf:
                                         (None, None))
         if prefix and sym.name.startswith(prefix) and len(sym.name) > len(prefix):
             self.exports.append((sym.name[len(prefix):], kind))
+            self.addresses.append((sym['st_value'], sym.name[len(prefix):],
+                                   kind))
+
+
+def check_sorted(elf, errors):
+    """Each export table of a linked kernel in address order is in name
+    order, as strcmp() orders them: find_symbol() bisects it."""
+    for section, (_, kind) in EXPORT_KINDS.items():
+        names = [name for _, name, k in sorted(elf.addresses) if k == kind]
+        for before, name in zip(names, names[1:]):
+            if before.encode() >= name.encode():
+                errors.append(f'{elf.path}: {section} is not sorted by '
+                              f'name: {name} follows {before} (the loader '
+                              'bisects it: <linux/export.h>)')
+                break
 
 
 class Module:
@@ -211,7 +229,9 @@ def main(argv):
     known, errors, crcs = {}, [], {}
     try:
         if args.vmlinux:
-            for sym, kind in Elf(args.vmlinux, want_rel=False).exports:
+            vmlinux = Elf(args.vmlinux, want_rel=False)
+            check_sorted(vmlinux, errors)
+            for sym, kind in vmlinux.exports:
                 known[sym] = ('vmlinux', kind)
         for path in args.symvers:
             read_symvers(path, known, crcs)

@@ -308,28 +308,6 @@ static void module_test_symbols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delete_module(mod->name), 0);
 }
 
-/*
- * The kernel's export tables are sorted by name (<linux/export.h>), as
- * find_symbol()'s bisection needs: each name comes after the one before.
- */
-static void module_test_exports_sorted(struct kunit *test)
-{
-	const struct kernel_symbol *tables[][2] = {
-		{ __start___ksymtab, __stop___ksymtab },
-		{ __start___ksymtab_gpl, __stop___ksymtab_gpl },
-	};
-	const struct kernel_symbol *ks;
-	unsigned int t;
-
-	for (t = 0; t < ARRAY_SIZE(tables); t++) {
-		KUNIT_EXPECT_GT(test, tables[t][1] - tables[t][0], 1);
-		for (ks = tables[t][0] + 1; ks < tables[t][1]; ks++)
-			KUNIT_EXPECT_LT_MSG(test, strcmp(ks[-1].name, ks->name),
-					    0, "export %s after %s", ks->name,
-					    ks[-1].name);
-	}
-}
-
 static void load_unload_basic(struct kunit *test, const void *unused)
 {
 	load_ok(test, "modtest_basic");
@@ -544,7 +522,6 @@ static struct kunit_case module_test_cases[] = {
 	KUNIT_CASE(module_test_load_unload),
 	KUNIT_CASE(module_test_wx),
 	KUNIT_CASE(module_test_symbols),
-	KUNIT_CASE(module_test_exports_sorted),
 	KUNIT_CASE(module_test_no_leak),
 	KUNIT_CASE(module_test_uses_pin),
 	KUNIT_CASE(module_test_get_put),

@@ -4,11 +4,14 @@ built with M= against build/test-default; each mistake stops the build
 with one line naming the module and the symbol, good modules pass, and
 Module.symvers lists what each exports."""
 import re
+import subprocess
+import tempfile
 import unittest
+from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
 
-from hosttools import BUILD, REPO, built, make
+from hosttools import BUILD, PYTHON, REPO, built, make
 
 FIXTURES = 'tests/modules/modpost'
 
@@ -143,6 +146,49 @@ class ModpostTest(unittest.TestCase):
                          sorted(prefix[kind] + sym
                                 for sym, (owner, kind) in table.items()
                                 if owner == 'vmlinux'))
+
+
+# A kernel's exports as <linux/export.h> lays them out, in this order.
+EXPORTS_C = """struct ks { unsigned long value; const char *name; };
+int x;
+"""
+EXPORT_C = ('const struct ks __ksymtab{tag}_{name} '
+            '__attribute__((section("__ksymtab{tag}"), used)) = '
+            '{{ (unsigned long)&x, "{name}" }};\n')
+
+
+class SortedExportsTest(unittest.TestCase):
+    """The loader bisects vmlinux's export tables: modpost refuses a
+    vmlinux whose table is not in name order."""
+
+    def modpost(self, exports):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / 'v.c'
+            src.write_text(EXPORTS_C + ''.join(
+                EXPORT_C.format(tag=tag, name=name) for tag, name in exports))
+            for cmd in (['gcc', '-c', '-O2', '-fno-toplevel-reorder', '-o',
+                         f'{tmp}/v.o', str(src)],
+                        ['ld', '-e', '0', '-o', f'{tmp}/vmlinux',
+                         f'{tmp}/v.o']):
+                subprocess.run(cmd, check=True, capture_output=True)
+            return subprocess.run(
+                [PYTHON, str(REPO / 'scripts/modpost.py'), '--vmlinux',
+                 f'{tmp}/vmlinux', '--out', f'{tmp}/Module.symvers'],
+                capture_output=True, text=True, check=False), tmp
+
+    def test_sorted_tables_pass(self):
+        res, _ = self.modpost([('', 'alpha'), ('', 'beta'), ('_gpl', 'a'),
+                               ('_gpl', 'zeta')])
+        self.assertEqual(res.returncode, 0, res.stderr)
+
+    def test_unsorted_table_refused(self):
+        for tag, table in (('', '__ksymtab'), ('_gpl', '__ksymtab_gpl')):
+            res, tmp = self.modpost([(tag, 'zeta'), (tag, 'alpha')])
+            self.assertEqual(res.returncode, 1)
+            self.assertEqual(res.stderr.splitlines(), [
+                f'modpost: ERROR: {tmp}/vmlinux: {table} is not sorted by '
+                'name: alpha follows zeta (the loader bisects it: '
+                '<linux/export.h>)'])
 
 
 if __name__ == '__main__':
