@@ -25,7 +25,13 @@ struct kernel_symbol {
 	const char *name;
 };
 
-#ifdef MODULE
+/*
+ * One section for all in a module, and where kernel code is linked without
+ * the kernel's linker script (tests/fuzz/engine, -DEXPORT_LINK_ORDER):
+ * there the linker's own __start___ksymtab and __stop___ksymtab bound
+ * the table, which needs a single section of that name.
+ */
+#if defined(MODULE) || defined(EXPORT_LINK_ORDER)
 #define __KSYMTAB_SECTION(sec, sym) sec
 #else
 #define __KSYMTAB_SECTION(sec, sym) sec "+" #sym
