@@ -385,7 +385,8 @@ static bool base_points_into(struct timer_base *base, const struct module *mod,
 			     char *buf, size_t len)
 {
 	struct timer_list *t = NULL;
-	unsigned int i;
+	unsigned int i, lvl;
+	u64 slots;
 
 	if (base->running_timer &&
 	    (within_module((unsigned long)base->running_timer, mod) ||
@@ -394,8 +395,13 @@ static bool base_points_into(struct timer_base *base, const struct module *mod,
 			 base->running_fn, base->cpu);
 		return true;
 	}
-	for (i = 0; i < WHEEL_LEVELS * WHEEL_SLOTS && !t; i++)
-		t = timer_in_list(&base->slots[i], mod);
+	/* The slots that hold a timer: each level's pending bits. */
+	for (lvl = 0; lvl < WHEEL_LEVELS && !t; lvl++)
+		for (slots = base->pending[lvl]; slots && !t;
+		     slots &= slots - 1)
+			t = timer_in_list(&base->slots[lvl * WHEEL_SLOTS +
+						       __builtin_ctzll(slots)],
+					  mod);
 	for (i = 0; i < base->n_expiring && !t; i++)
 		t = timer_in_list(&base->expiring[i], mod);
 	if (t)
