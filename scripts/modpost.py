@@ -56,7 +56,6 @@ class Elf:
 
     def __init__(self, path, want_rel):
         self.path = path
-        self.exports = []       # (symbol, kind)
         self.addresses = []     # (address, symbol, kind) of each export
         self.undefined = set()
         self.modinfo = []       # (key, value)
@@ -96,9 +95,13 @@ class Elf:
         prefix, kind = EXPORT_KINDS.get(elf.get_section(shndx).name,
                                         (None, None))
         if prefix and sym.name.startswith(prefix) and len(sym.name) > len(prefix):
-            self.exports.append((sym.name[len(prefix):], kind))
             self.addresses.append((sym['st_value'], sym.name[len(prefix):],
                                    kind))
+
+    @property
+    def exports(self):
+        """(symbol, kind) of each export, in symbol table order."""
+        return [(sym, kind) for _, sym, kind in self.addresses]
 
 
 def check_sorted(elf, errors):
